@@ -1,0 +1,1 @@
+"""The intermediate representation: precision types, the fixed-point twin, and (later) the graph."""
