@@ -13,9 +13,7 @@ GOLDEN_FILES = sorted(path.name for path in GOLDEN_DIR.glob('*.csv'))
 
 def load_rows(name: str) -> list[dict[str, str]]:
     if not GOLDEN_DIR.is_dir():
-        raise FileNotFoundError(
-            f'golden vectors not found at {GOLDEN_DIR} (shared/ must sit beside the repo)'
-        )
+        raise FileNotFoundError(f'golden vectors not found at {GOLDEN_DIR} (shared/ must sit beside the repo)')
     with open(GOLDEN_DIR / name, newline='') as handle:
         return list(csv.DictReader(handle))
 

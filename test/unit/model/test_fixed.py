@@ -78,9 +78,7 @@ def reference_overflow(z: int, y: Fraction, negative: bool, t: FixedPrecisionTyp
 
 def reference_write(x: Fraction, t: FixedPrecisionType, family: str = 'ap') -> int:
     y = x * Fraction(2) ** t.fractional
-    mode = (
-        (RoundingMode.TRN_ZERO if family == 'ap' else RoundingMode.TRN) if t.is_integer else t.rounding_mode
-    )
+    mode = (RoundingMode.TRN_ZERO if family == 'ap' else RoundingMode.TRN) if t.is_integer else t.rounding_mode
     return reference_overflow(reference_round(y, mode), y, x < 0, t)
 
 
@@ -96,20 +94,14 @@ def fixed_types(draw, max_width: int = 80) -> FixedPrecisionType:
     integer = draw(st.integers(-8, width + 8))
     signed = draw(st.booleans())
     saturation = draw(st.sampled_from(SATURATION if signed else SATURATION[:-1]))
-    n_bits = (
-        draw(st.integers(0, min(3, width)))
-        if saturation in (SaturationMode.WRAP, SaturationMode.WRAP_SM)
-        else 0
-    )
+    n_bits = draw(st.integers(0, min(3, width))) if saturation in (SaturationMode.WRAP, SaturationMode.WRAP_SM) else 0
     return FixedPrecisionType(width, integer, signed, draw(st.sampled_from(ROUNDING)), saturation, n_bits)
 
 
 def doubles_near(t: FixedPrecisionType):
     """Doubles that land on ties, range edges and far outside, plus any finite double."""
     quantum = 2.0**-t.fractional
-    edges = st.sampled_from(
-        [t.min, t.max, t.max + quantum / 2, t.min - quantum / 2, quantum / 2, -quantum / 2]
-    )
+    edges = st.sampled_from([t.min, t.max, t.max + quantum / 2, t.min - quantum / 2, quantum / 2, -quantum / 2])
     multiples = st.integers(-(1 << min(t.width + 3, 60)), 1 << min(t.width + 3, 60)).map(
         lambda k: math.ldexp(k, -t.fractional - 1)
     )
@@ -120,9 +112,7 @@ def doubles_near(t: FixedPrecisionType):
 @given(data=st.data())
 def test_writing_doubles_matches_the_exact_reference(data) -> None:
     t = data.draw(fixed_types())
-    family = (
-        'ac' if t.rounding_mode is RoundingMode.RND_CONV_ODD else data.draw(st.sampled_from(['ap', 'ac']))
-    )
+    family = 'ac' if t.rounding_mode is RoundingMode.RND_CONV_ODD else data.draw(st.sampled_from(['ap', 'ac']))
     values = data.draw(st.lists(doubles_near(t), min_size=1, max_size=20))
     got = quantize(np.array(values), t, family).raw.tolist()
     assert got == [reference_write(Fraction(v), t, family) for v in values]

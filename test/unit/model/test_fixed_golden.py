@@ -54,9 +54,7 @@ def check_cast_fixed(tally: Tally, rows: list[dict[str, str]], family: str) -> N
 def _operand(row: dict[str, str], side: str, family: str, integer: bool) -> FixedArray:
     width, signed = int(row[f'W{side}']), row[f'S{side}'] == '1'
     precision = (
-        IntegerPrecisionType(width, signed)
-        if integer
-        else _fixed(row[f'W{side}'], row[f'I{side}'], row[f'S{side}'])
+        IntegerPrecisionType(width, signed) if integer else _fixed(row[f'W{side}'], row[f'I{side}'], row[f'S{side}'])
     )
     raw = raw_to_int(row['a' if side == '1' else 'b'], width, signed)
     return FixedArray.from_raw(np.array([raw], dtype=object), precision, family)
@@ -98,9 +96,7 @@ def check_conv(tally: Tally, rows: list[dict[str, str]], family: str) -> None:
             _fixed(row['W'], row['I'], row['S']),
             family,
         )
-        tally.compare(
-            row, 'to_double', _hex_double(value.to_double()[0]), _hex_double(float.fromhex(row['to_double']))
-        )
+        tally.compare(row, 'to_double', _hex_double(value.to_double()[0]), _hex_double(float.fromhex(row['to_double'])))
         if row['to_float'] != '-':
             tally.compare(
                 row, 'to_float', _hex_double(value.to_float()[0]), _hex_double(float.fromhex(row['to_float']))
@@ -113,9 +109,7 @@ def check_conv(tally: Tally, rows: list[dict[str, str]], family: str) -> None:
 def check_shift(tally: Tally, rows: list[dict[str, str]], family: str) -> None:
     for key, group in group_rows(_clean_rows(tally, rows), ('W', 'I', 'S')).items():
         precision = _fixed(*key)
-        raws = np.array(
-            [raw_to_int(row['raw'], precision.width, precision.signed) for row in group], dtype=object
-        )
+        raws = np.array([raw_to_int(row['raw'], precision.width, precision.signed) for row in group], dtype=object)
         amounts = np.array([int(row['k']) for row in group])
         value = FixedArray.from_raw(raws, precision, family)
         for column, result in (('shl', value << amounts), ('shr', value >> amounts)):

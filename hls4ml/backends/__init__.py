@@ -1,0 +1,26 @@
+"""Backend registry: names as hls4ml 1.x spells them (case-insensitive) -> backend objects."""
+
+from __future__ import annotations
+
+from hls4ml.backends.vitis.backend import VitisBackend
+
+PLANNED = ('oneapi', 'catapult', 'quartus', 'vivadoaccelerator', 'libero', 'symbolicexpression')
+_BACKENDS = {
+    'vitis': VitisBackend('Vitis', clock_uncertainty='27%'),
+    'vivado': VitisBackend('Vivado', clock_uncertainty='12.5%'),
+}
+
+
+def get_backend(name: str) -> VitisBackend:
+    if not isinstance(name, str):
+        raise ValueError(f'backend must be a name such as "Vitis", got {name!r}')
+    key = name.lower()
+    if key in _BACKENDS:
+        return _BACKENDS[key]
+    if key in PLANNED:
+        raise ValueError(f"backend '{name}' is not supported yet; available: Vitis, Vivado")
+    raise ValueError(f"Unknown backend: '{name}'; available: Vitis, Vivado")
+
+
+def get_available_backends() -> list[str]:
+    return [backend.name for backend in _BACKENDS.values()]

@@ -1,0 +1,1 @@
+"""Lowering shared by every backend: IR layer -> implementation record, weights and tables to emit."""

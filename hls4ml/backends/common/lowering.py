@@ -1,0 +1,155 @@
+"""Lowering shared by every backend: each IR layer -> a `LayerImpl` (config struct, kernel call, arrays).
+
+One function per layer kind, registered in `LOWERINGS`; they compute everything the templates
+print. Generated identifiers are index-based (`layer3_out`, `config3`, `w3`, `layer3_result_t`),
+so no layer name can collide with another symbol; names appear in comments and trace keys only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.layers import TABLE_ACTIVATIONS
+from hls4ml.model.types import FixedPrecisionType
+
+
+@dataclass
+class LoweringContext:
+    graph: Graph
+    family: str
+    index: dict[str, int]  # layer name -> index used in identifiers
+
+    def type_name(self, layer: Layer, var: str) -> str:
+        return f'layer{self.index[layer.name]}_{var}_t'
+
+    def tensor(self, tensor_name: str) -> str:
+        return f'layer{self.index[self.graph.tensors[tensor_name].producer]}_out'
+
+    def input_type_name(self, layer: Layer, position: int = 0) -> str:
+        return self.type_name(self.graph.producer(layer.inputs[position]), 'result')
+
+    def start(self, layer: Layer, header: str, base: str, function: str) -> LayerImpl:
+        """The common part: struct name, the kernel and its template arguments, data in and out."""
+        index = self.index[layer.name]
+        impl = LayerImpl(layer.name, layer.kind, header, f'config{index}', base, function=function)
+        impl.template_args = [self.input_type_name(layer), self.type_name(layer, 'result'), impl.struct]
+        impl.arguments = [self.tensor(layer.inputs[0]), self.tensor(layer.outputs[0])]
+        impl.statics.append(('unsigned', 'n_in', str(self.graph.tensors[layer.inputs[0]].size)))
+        return impl
+
+    def array(self, impl: LayerImpl, layer: Layer, prefix: str, weight: str, var: str) -> str:
+        """Add the constant array of `layer.weights[weight]` in type `var` to `impl`; returns its name."""
+        precision = layer.types[var]
+        assert isinstance(precision, FixedPrecisionType)
+        name = f'{prefix}{self.index[layer.name]}'
+        array = const_array(
+            name,
+            self.type_name(layer, var),
+            layer.weights[weight],
+            precision,
+            self.family,
+            f"{layer.describe()}, weights '{weight}'",
+        )
+        impl.arrays.append(array)
+        return name
+
+
+def literal(value: float) -> str:
+    """A double literal the C++ conversion into a param type quantizes like the Python twin."""
+    return repr(float(value))
+
+
+def lower_dense(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = context.start(layer, 'nnet_dense.h', 'nnet::dense_config', 'nnet::dense')
+    attributes = layer.attributes
+    impl.statics += [
+        ('unsigned', 'n_out', str(attributes['n_out'])),
+        ('unsigned', 'io_type', 'nnet::io_parallel'),
+        ('unsigned', 'strategy', f'nnet::{attributes["strategy"]}'),
+        ('unsigned', 'reuse_factor', str(attributes['reuse_factor'])),
+    ]
+    impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in ('accum', 'weight', 'bias')]
+    impl.arguments += [
+        context.array(impl, layer, 'w', 'weight', 'weight'),
+        context.array(impl, layer, 'b', 'bias', 'bias'),
+    ]
+    zeros = impl.arrays[0].zeros
+    impl.statics.append(('unsigned', 'n_zeros', str(zeros)))
+    return impl
+
+
+def lower_batchnorm(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = context.start(layer, 'nnet_batchnorm.h', 'nnet::batchnorm_config', 'nnet::normalize')
+    impl.statics += [
+        ('unsigned', 'n_scale_bias', str(layer.weights['scale'].size)),
+        ('unsigned', 'io_type', 'nnet::io_parallel'),
+    ]
+    impl.typedefs += [
+        ('scale_t', context.type_name(layer, 'scale')),
+        ('bias_t', context.type_name(layer, 'bias')),
+    ]
+    impl.arguments += [
+        context.array(impl, layer, 's', 'scale', 'scale'),
+        context.array(impl, layer, 'b', 'bias', 'bias'),
+    ]
+    return impl
+
+
+def _activation_impl(layer: Layer, context: LoweringContext, function: str, header: str) -> LayerImpl:
+    impl = context.start(layer, header, 'nnet::activ_config', f'nnet::{function}')
+    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    if 'param' in layer.types:
+        impl.typedefs.append(('param_t', context.type_name(layer, 'param')))
+    return impl
+
+
+def lower_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
+    activation = layer.attributes['activation']
+    if activation in TABLE_ACTIVATIONS:
+        impl = _activation_impl(layer, context, activation, 'nnet_activation_table.h')
+        return lower_table_activation(layer, context, impl, activation)
+    return _activation_impl(layer, context, activation, 'nnet_activation.h')
+
+
+def lower_parametrized(layer: Layer, context: LoweringContext) -> LayerImpl:
+    activation = layer.attributes['activation']
+    if activation == 'elu':
+        impl = _activation_impl(layer, context, 'elu', 'nnet_activation_table.h')
+        impl.arguments.append(literal(layer.attributes['activ_param']))
+        return lower_table_activation(layer, context, impl, 'elu')
+    impl = _activation_impl(layer, context, activation, 'nnet_activation.h')
+    impl.arguments.append(literal(layer.attributes['activ_param']))
+    return impl
+
+
+def lower_prelu(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = _activation_impl(layer, context, 'prelu', 'nnet_activation.h')
+    impl.arguments.append(context.array(impl, layer, 'a', 'alpha', 'param'))
+    return impl
+
+
+def lower_hard_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = _activation_impl(layer, context, 'hard_sigmoid', 'nnet_activation.h')
+    impl.arguments += [literal(layer.attributes['slope']), literal(layer.attributes['shift'])]
+    return impl
+
+
+def lower_softmax_layer(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = context.start(layer, 'nnet_softmax.h', 'nnet::softmax_config', 'nnet::softmax')
+    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    return lower_softmax(layer, context, impl)
+
+
+LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
+    'Dense': lower_dense,
+    'BatchNormalization': lower_batchnorm,
+    'Activation': lower_activation,
+    'ParametrizedActivation': lower_parametrized,
+    'PReLU': lower_prelu,
+    'HardActivation': lower_hard_activation,
+    'Softmax': lower_softmax_layer,
+}

@@ -1,0 +1,94 @@
+"""The whole project as data for the templates: types, ports, layer implementations, traces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hls4ml.backends.common.lowering import LOWERINGS, LoweringContext
+from hls4ml.backends.common.records import ConstArray, LayerImpl
+from hls4ml.model.types import FixedPrecisionType
+
+
+@dataclass
+class Port:
+    """A tensor as the C++ sees it: variable name, type name, flat size, shape, the layer writing it."""
+
+    name: str
+    type_name: str
+    size: int
+    shape: tuple[int, ...]
+    layer: str
+
+
+@dataclass
+class ProjectContext:
+    project_name: str
+    backend: str
+    family: str
+    part: str
+    clock_period: float
+    clock_uncertainty: str
+    io_type: str
+    typedefs: list[tuple[str, str]] = field(default_factory=list)  # (name, C++ type)
+    inputs: list[Port] = field(default_factory=list)
+    outputs: list[Port] = field(default_factory=list)
+    intermediates: list[Port] = field(default_factory=list)
+    layers: list[LayerImpl] = field(default_factory=list)
+    traces: list[Port] = field(default_factory=list)
+
+    @property
+    def headers(self) -> list[str]:
+        return sorted({layer.header for layer in self.layers})
+
+    @property
+    def arrays(self) -> list[ConstArray]:
+        return [array for layer in self.layers for array in layer.arrays]
+
+
+def lower_project(model: Any) -> ProjectContext:
+    graph, config = model.graph, model.config
+    family = model.backend.family
+    context = LoweringContext(graph, family, {name: index for index, name in enumerate(graph.layers, start=1)})
+    project = ProjectContext(
+        model.project_name,
+        model.backend.name,
+        family,
+        config['Part'],
+        config['ClockPeriod'],
+        config['ClockUncertainty'],
+        config['IOType'],
+    )
+    for layer in graph.layers.values():
+        for var, precision in layer.types.items():
+            assert isinstance(precision, FixedPrecisionType)
+            project.typedefs.append((context.type_name(layer, var), precision.spelling(family)))
+        if layer.kind != 'Input':
+            project.layers.append(LOWERINGS[layer.kind](layer, context))
+    ports = {name: _port(context, name) for name in graph.tensors}
+    project.inputs = [ports[name] for name in graph.inputs]
+    project.outputs = [ports[name] for name in graph.outputs]
+    if set(graph.inputs) & set(graph.outputs):
+        raise ValueError('a model output is one of its inputs; there is nothing to compute for it')
+    project.intermediates = [port for name, port in ports.items() if name not in graph.inputs + graph.outputs]
+    project.traces = _traced(model, ports)
+    return project
+
+
+def _port(context: LoweringContext, tensor_name: str) -> Port:
+    tensor = context.graph.tensors[tensor_name]
+    producer = context.graph.layers[tensor.producer]
+    return Port(
+        context.tensor(tensor_name),
+        context.type_name(producer, 'result'),
+        tensor.size,
+        tensor.shape,
+        producer.name,
+    )
+
+
+def _traced(model: Any, ports: dict[str, Port]) -> list[Port]:
+    """Layers marked `Trace: True`; when none is marked, every layer after the inputs (trace() is asked for)."""
+    layers = [layer for layer in model.graph.layers.values() if layer.kind != 'Input']
+    marked = [layer for layer in layers if layer.attributes.get('trace')]
+    return [ports[layer.outputs[0]] for layer in (marked or layers)]

@@ -1,0 +1,83 @@
+"""What the lowering hands to the templates: plain records, no logic left for Jinja but loops.
+
+A `LayerImpl` is one layer's implementation: the config struct (static members and typedefs the
+kernel reads), the kernel call, and the constant arrays (weights, tables) it needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hls4ml.model.fixed import quantize
+from hls4ml.model.types import FixedPrecisionType
+
+EXACT_DOUBLE_BITS = 53
+
+
+@dataclass
+class ConstArray:
+    """A constant C array: `static const <type_name> <name>[<size>] = {<values>};` in weights/<name>.h."""
+
+    name: str
+    type_name: str
+    values: list[str]
+    shape: tuple[int, ...]
+    minimum: float
+    maximum: float
+    zeros: int
+
+    @property
+    def size(self) -> int:
+        return len(self.values)
+
+
+@dataclass
+class LayerImpl:
+    name: str
+    kind: str
+    header: str  # the nnet header declaring the kernel
+    struct: str  # the config struct name
+    base: str  # the nnet base config it extends
+    statics: list[tuple[str, str, str]] = field(default_factory=list)  # (C type, name, value)
+    typedefs: list[tuple[str, str]] = field(default_factory=list)  # (alias in the struct, type name)
+    function: str = ''
+    template_args: list[str] = field(default_factory=list)
+    arguments: list[str] = field(default_factory=list)  # C arguments (inputs and outputs first)
+    arrays: list[ConstArray] = field(default_factory=list)
+
+
+def format_values(
+    values: np.ndarray, precision: FixedPrecisionType, family: str, where: str
+) -> tuple[list[str], np.ndarray]:
+    """Quantize `values` into `precision` and print each as a decimal double that converts back exactly.
+
+    Every printed double is the quantized value itself, so the C++ conversion double -> type is
+    exact and the firmware holds the very raw bits the Python twin computed.
+    """
+    quantized = quantize(np.asarray(values, dtype=np.float64).ravel(), precision, family)
+    doubles = quantized.to_double()
+    if precision.width > EXACT_DOUBLE_BITS:
+        back = quantize(doubles, precision, family)
+        if not np.array_equal(np.asarray(back.raw, dtype=object), np.asarray(quantized.raw, dtype=object)):
+            raise ValueError(
+                f'{where}: {precision} values cannot be written exactly as doubles; use a type of at '
+                f'most {EXACT_DOUBLE_BITS} bits'
+            )
+    return [_shortest(value) for value in doubles.tolist()], doubles
+
+
+def _shortest(value: float) -> str:
+    text = repr(float(value))
+    return '0' if text in ('0.0', '-0.0') else text.removesuffix('.0')
+
+
+def const_array(
+    name: str, type_name: str, values: np.ndarray, precision: FixedPrecisionType, family: str, where: str
+) -> ConstArray:
+    printed, doubles = format_values(values, precision, family, where)
+    shape = tuple(np.shape(values))
+    low = float(doubles.min()) if doubles.size else 0.0
+    high = float(doubles.max()) if doubles.size else 0.0
+    return ConstArray(name, type_name, printed, shape, low, high, int((doubles == 0).sum()))

@@ -1,0 +1,86 @@
+"""Lowering of the table-based layers: choose the tables (hls4ml.model.tables), emit grid and arrays."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.model.ir import Layer
+from hls4ml.model.tables import TableSpec, activation_table, softmax_tables, table_values
+from hls4ml.model.types import FixedPrecisionType
+
+if TYPE_CHECKING:
+    from hls4ml.backends.common.lowering import LoweringContext
+
+
+def layer_tables(layer: Layer, input_type: FixedPrecisionType) -> dict[str, TableSpec]:
+    """The tables of a layer, by the name of their config prefix ('' for one-table activations)."""
+    size = layer.attributes.get('table_size', 1024)
+    if layer.kind == 'Softmax':
+        implementation = layer.attributes['implementation']
+        if implementation == 'argmax':
+            return {}
+        types = layer.types
+        exp_spec, inv_spec = softmax_tables(
+            input_type,
+            types['exp_table'],
+            types['inv_table'],
+            types['accum'],
+            layer.attributes['n_in'],
+            size,
+            implementation,
+        )
+        return {'exp_': exp_spec, 'inv_': inv_spec}
+    return {'': activation_table(layer.attributes['activation'], input_type, layer.types['table'], size)}
+
+
+def _emit(impl: LayerImpl, context: LoweringContext, layer: Layer, prefix: str, spec: TableSpec) -> str:
+    """The grid constants, the index type and the table array of one table; returns the array name."""
+    impl.statics += [
+        ('int', f'{prefix}table_shift', str(spec.shift)),
+        ('int', f'{prefix}table_start', str(spec.start)),
+    ]
+    table_var = f'{prefix}table' if prefix else 'table'
+    impl.typedefs += [
+        (f'{table_var}_t', context.type_name(layer, table_var)),
+        (f'{prefix}index_t', spec.index_type.spelling(context.family)),
+    ]
+    name = f'{prefix or "t"}{"table" if prefix else ""}{context.index[layer.name]}'
+    values = table_values(spec, context.family).to_double()
+    impl.arrays.append(
+        const_array(
+            name,
+            context.type_name(layer, table_var),
+            values,
+            spec.table_type,
+            context.family,
+            f'{layer.describe()}, {spec.function} table',
+        )
+    )
+    return name
+
+
+def _input_type(layer: Layer, context: LoweringContext) -> FixedPrecisionType:
+    precision = context.graph.input_type(layer)
+    assert isinstance(precision, FixedPrecisionType)
+    return precision
+
+
+def lower_table_activation(layer: Layer, context: LoweringContext, impl: LayerImpl, function: str) -> LayerImpl:
+    (spec,) = layer_tables(layer, _input_type(layer, context)).values()
+    impl.statics.append(('unsigned', 'table_size', str(spec.size)))
+    impl.arguments.append(_emit(impl, context, layer, '', spec))
+    return impl
+
+
+def lower_softmax(layer: Layer, context: LoweringContext, impl: LayerImpl) -> LayerImpl:
+    implementation = layer.attributes['implementation']
+    impl.function = f'nnet::softmax_{implementation}'
+    impl.statics.append(('unsigned', 'implementation', f'nnet::softmax_{implementation}_impl'))
+    tables = layer_tables(layer, _input_type(layer, context))
+    if tables:
+        impl.statics.append(('unsigned', 'table_size', str(layer.attributes['table_size'])))
+        impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    for prefix, spec in tables.items():
+        impl.arguments.append(_emit(impl, context, layer, prefix, spec))
+    return impl

@@ -1,0 +1,56 @@
+"""The Vitis/Vivado backend: what differs from other backends is data (type family, defaults, templates)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+IO_TYPES = ('io_parallel', 'io_stream')
+SUPPORTED_IO_TYPES = ('io_parallel',)
+
+
+@dataclass(frozen=True)
+class VitisBackend:
+    name: str
+    clock_uncertainty: str
+    family: str = 'ap'
+    template_dir: str = 'vitis'
+    default_part: str = 'xcvu13p-flga2577-2-e'
+
+    def create_initial_config(
+        self,
+        part: str | None = None,
+        clock_period: float = 5,
+        clock_uncertainty: str | None = None,
+        io_type: str = 'io_parallel',
+        namespace: str | None = None,
+        write_weights_txt: bool = True,
+        write_tar: bool = False,
+        tb_output_stream: str = 'both',
+        write_emulation_constants: bool = False,
+        **unknown: Any,
+    ) -> tuple[dict[str, Any], set[str]]:
+        """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""
+        if io_type not in IO_TYPES:
+            raise ValueError(f"io_type must be 'io_parallel' or 'io_stream', got {io_type!r}")
+        if io_type not in SUPPORTED_IO_TYPES:
+            raise ValueError(f"io_type '{io_type}' is not supported yet by this version; use 'io_parallel'")
+        if not isinstance(clock_period, (int, float)) or clock_period <= 0:
+            raise ValueError(f'clock_period must be a positive number of ns, got {clock_period!r}')
+        if tb_output_stream not in ('both', 'stdout', 'file'):
+            raise ValueError(f"tb_output_stream must be 'both', 'stdout' or 'file', got {tb_output_stream!r}")
+        config = {
+            'Part': part or self.default_part,
+            'ClockPeriod': clock_period,
+            'ClockUncertainty': clock_uncertainty or self.clock_uncertainty,
+            'IOType': io_type,
+            'HLSConfig': {},
+            'WriterConfig': {
+                'Namespace': namespace,
+                'WriteWeightsTxt': write_weights_txt,
+                'WriteTar': write_tar,
+                'TBOutputStream': tb_output_stream,
+                'WriteEmulationConstants': write_emulation_constants,
+            },
+        }
+        return config, set(unknown)

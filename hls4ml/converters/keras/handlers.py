@@ -1,0 +1,201 @@
+"""One handler per Keras 3 layer class: Keras layer -> IR layers.
+
+A handler receives a `Source` (the Keras layer, its IR input tensor names and shapes) and returns
+the IR layers it becomes: usually one, two when an activation is fused (`Dense(activation='relu')`
+becomes a Dense and an Activation named `<name>_relu`, as in hls4ml), none for layers removed at
+conversion (Dropout). Handlers know nothing about backends or C++.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hls4ml.model.ir import Layer
+from hls4ml.model.layers import ACTIVATIONS
+
+
+class UnsupportedLayer(ValueError):
+    """A Keras layer (or one of its settings) that the compiler cannot convert."""
+
+
+@dataclass
+class Source:
+    layer: Any  # the Keras layer
+    name: str  # its sanitised IR name
+    inputs: list[str]  # IR tensor names
+    input_shapes: list[tuple[int, ...]]
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.layer.get_config()
+
+    @property
+    def origin(self) -> str:
+        return f"'{self.layer.name}' ({type(self.layer).__name__})"
+
+    def make(self, kind: str, **attributes: Any) -> Layer:
+        weights = attributes.pop('weights', {})
+        inputs = attributes.pop('inputs', self.inputs)
+        return Layer(
+            self.name,
+            kind,
+            inputs,
+            [self.name],
+            attributes,
+            weights,
+            source_name=self.layer.name,
+            source_class=type(self.layer).__name__,
+        )
+
+
+Handler = Callable[[Source], list[Layer]]
+HANDLERS: dict[str, Handler] = {}
+REMOVED = (
+    'Dropout',
+    'SpatialDropout1D',
+    'SpatialDropout2D',
+    'GaussianDropout',
+    'GaussianNoise',
+    'AlphaDropout',
+)
+
+
+def handles(*class_names: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        for class_name in class_names:
+            HANDLERS[class_name] = handler
+        return handler
+
+    return register
+
+
+def _features(source: Source) -> int:
+    shape = source.input_shapes[0]
+    if len(shape) != 1:
+        raise UnsupportedLayer(f'{source.origin}: inputs of shape {shape} are not supported yet (only 1-D features)')
+    return shape[0]
+
+
+@handles('InputLayer')
+def input_layer(source: Source) -> list[Layer]:
+    shape = tuple(source.layer.batch_shape[1:])
+    if any(dim is None for dim in shape):
+        raise UnsupportedLayer(f'{source.origin}: every input dimension must be fixed, got {shape}')
+    return [source.make('Input', inputs=[], shape=shape)]
+
+
+@handles('Dense')
+def dense(source: Source) -> list[Layer]:
+    n_in = _features(source)
+    kernel = np.asarray(source.layer.kernel, dtype=np.float64)
+    n_out = kernel.shape[1]
+    bias = np.asarray(source.layer.bias, dtype=np.float64) if source.layer.use_bias else np.zeros(n_out)
+    layer = source.make('Dense', n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
+    return [layer, *fused_activation(source, source.config['activation'], n_out)]
+
+
+def fused_activation(source: Source, activation: Any, n_in: int) -> list[Layer]:
+    """The activation layer that follows a layer with `activation=` set, named `<name>_<activation>`."""
+    name = _activation_name(source, activation)
+    if name == 'linear':
+        return []
+    follower = Source(source.layer, f'{source.name}_{name}', [source.name], [(n_in,)])
+    return activation_layers(follower, name)
+
+
+def _activation_name(source: Source, activation: Any) -> str:
+    if isinstance(activation, str):
+        return activation
+    if isinstance(activation, dict) and isinstance(activation.get('config'), str):
+        return activation['config']
+    name = getattr(activation, '__name__', None)
+    if name:
+        return name
+    raise UnsupportedLayer(f'{source.origin}: activation {activation!r} is not supported')
+
+
+def activation_layers(source: Source, name: str) -> list[Layer]:
+    n_in = int(np.prod(source.input_shapes[0]))
+    if name in ACTIVATIONS:
+        return [source.make('Activation', activation=name, n_in=n_in)]
+    if name == 'softmax':
+        return [source.make('Softmax', n_in=n_in, axis=-1)]
+    if name == 'leaky_relu':
+        return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=0.2)]
+    if name == 'hard_sigmoid':
+        return [source.make('HardActivation', activation='hard_sigmoid', n_in=n_in, slope=1 / 6, shift=0.5)]
+    raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
+
+
+@handles('Activation')
+def activation(source: Source) -> list[Layer]:
+    return activation_layers(source, _activation_name(source, source.config['activation']))
+
+
+@handles('ReLU')
+def relu(source: Source) -> list[Layer]:
+    config = source.config
+    if config.get('max_value') is not None:
+        raise UnsupportedLayer(f'{source.origin}: ReLU(max_value={config["max_value"]}) is not supported yet')
+    slope, threshold = float(config.get('negative_slope') or 0), float(config.get('threshold') or 0)
+    if slope and threshold:
+        raise UnsupportedLayer(f'{source.origin}: ReLU with both negative_slope and threshold is not supported')
+    n_in = int(np.prod(source.input_shapes[0]))
+    if slope:
+        return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=slope)]
+    if threshold:
+        return [source.make('ParametrizedActivation', activation='thresholded_relu', n_in=n_in, activ_param=threshold)]
+    return activation_layers(source, 'relu')
+
+
+@handles('LeakyReLU')
+def leaky_relu(source: Source) -> list[Layer]:
+    slope = float(source.config['negative_slope'])
+    n_in = int(np.prod(source.input_shapes[0]))
+    return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=slope)]
+
+
+@handles('ELU')
+def elu(source: Source) -> list[Layer]:
+    n_in = int(np.prod(source.input_shapes[0]))
+    return [
+        source.make('ParametrizedActivation', activation='elu', n_in=n_in, activ_param=float(source.config['alpha']))
+    ]
+
+
+@handles('PReLU')
+def prelu(source: Source) -> list[Layer]:
+    shape = source.input_shapes[0]
+    alpha = np.broadcast_to(np.asarray(source.layer.alpha, dtype=np.float64), shape).reshape(-1).copy()
+    return [source.make('PReLU', n_in=int(np.prod(shape)), weights={'alpha': alpha})]
+
+
+@handles('Softmax')
+def softmax(source: Source) -> list[Layer]:
+    axis = source.config.get('axis', -1)
+    if axis not in (-1, len(source.input_shapes[0])) and axis != [-1]:
+        raise UnsupportedLayer(f'{source.origin}: softmax over axis {axis} is not supported (only the last axis)')
+    return activation_layers(source, 'softmax')
+
+
+@handles('BatchNormalization')
+def batch_normalization(source: Source) -> list[Layer]:
+    layer, config = source.layer, source.config
+    if config.get('axis') not in (-1, [-1], len(source.input_shapes[0])):
+        raise UnsupportedLayer(f'{source.origin}: batch normalization over axis {config.get("axis")} is not supported')
+    n_in = int(np.prod(source.input_shapes[0]))
+    mean = np.asarray(layer.moving_mean, dtype=np.float64)
+    variance = np.asarray(layer.moving_variance, dtype=np.float64)
+    gamma = np.asarray(layer.gamma, dtype=np.float64) if config.get('scale', True) else np.ones_like(mean)
+    beta = np.asarray(layer.beta, dtype=np.float64) if config.get('center', True) else np.zeros_like(mean)
+    scale = gamma / np.sqrt(variance + float(config['epsilon']))
+    bias = beta - mean * scale
+    per_element = {
+        'scale': np.broadcast_to(scale, source.input_shapes[0]).reshape(-1).copy(),
+        'bias': np.broadcast_to(bias, source.input_shapes[0]).reshape(-1).copy(),
+    }
+    return [source.make('BatchNormalization', n_in=n_in, weights=per_element)]

@@ -1,0 +1,117 @@
+"""Keras 3 model -> IR graph: walk the functional graph, call one handler per layer.
+
+Every unsupported layer is collected first and reported in one error (name and class of each),
+before anything is built or written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hls4ml.converters.keras.handlers import HANDLERS, REMOVED, Source, UnsupportedLayer
+from hls4ml.converters.names import NameTable
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.layers import LAYER_KINDS
+
+
+class KerasConversionError(ValueError):
+    """The model cannot be converted; the message lists every reason found."""
+
+
+def functional_graph(model: Any) -> Any:
+    """The functional graph behind a Sequential or functional Keras 3 model."""
+    import keras
+
+    if not isinstance(model, keras.Model):
+        raise KerasConversionError(f'expected a Keras 3 model, got {type(model).__name__}')
+    if isinstance(model, keras.Sequential):
+        functional = getattr(model, '_functional', None)
+        if functional is None:
+            raise KerasConversionError(
+                'the Sequential model has no known input shape; start it with keras.Input(shape=...) or call build()'
+            )
+        return functional
+    if not hasattr(model, 'operations') or not hasattr(model, 'outputs'):
+        raise KerasConversionError(
+            f'subclassed Keras models ({type(model).__name__}) cannot be converted; use a functional model'
+        )
+    return model
+
+
+def unsupported_layers(model: Any) -> list[str]:
+    """`name (Class)` of every layer without a handler."""
+    return [
+        f'{op.name} ({type(op).__name__})'
+        for op in functional_graph(model).operations
+        if type(op).__name__ not in HANDLERS and type(op).__name__ not in REMOVED
+    ]
+
+
+def parse_keras_model(model: Any) -> tuple[Graph, dict[str, str]]:
+    """The IR graph of `model` and, for each IR layer named after a Keras layer, that Keras name."""
+    functional = functional_graph(model)
+    missing = unsupported_layers(model)
+    if missing:
+        raise KerasConversionError(
+            f'{len(missing)} unsupported Keras layer(s): {", ".join(missing)}. '
+            'See docs/layers.md for the supported layers.'
+        )
+    walker = _Walker(functional)
+    problems = []
+    for operation in functional.operations:
+        try:
+            walker.convert(operation)
+        except UnsupportedLayer as error:
+            problems.append(str(error))
+    if problems:
+        raise KerasConversionError(f'{len(problems)} layer(s) cannot be converted: ' + '; '.join(problems))
+    walker.graph.inputs = [walker.tensor_of(tensor) for tensor in functional.inputs]
+    walker.graph.outputs = [walker.tensor_of(tensor) for tensor in functional.outputs]
+    return walker.graph, walker.origin
+
+
+class _Walker:
+    """Builds the graph one Keras operation at a time (operations come in topological order)."""
+
+    def __init__(self, functional: Any) -> None:
+        self.graph_nodes = {id(node) for nodes in functional._nodes_by_depth.values() for node in nodes}
+        self.graph = Graph()
+        self.names = NameTable()
+        self.keras_outputs: dict[tuple[str, int], str] = {}  # (keras layer, tensor index) -> IR tensor
+        self.origin: dict[str, str] = {}
+
+    def tensor_of(self, keras_tensor: Any) -> str:
+        history = keras_tensor._keras_history
+        return self.keras_outputs[(history.operation.name, history.tensor_index)]
+
+    def convert(self, operation: Any) -> None:
+        nodes = [node for node in operation._inbound_nodes if id(node) in self.graph_nodes]
+        if len(nodes) != 1:
+            raise UnsupportedLayer(
+                f'{operation.name} ({type(operation).__name__}): '
+                'layers used more than once in a model are not supported'
+            )
+        node = nodes[0]
+        inputs = [self.tensor_of(tensor) for tensor in node.input_tensors]
+        class_name = type(operation).__name__
+        if class_name in REMOVED:
+            self.keras_outputs[(operation.name, 0)] = inputs[0]
+            return
+        name = self.names.add(operation.name)
+        shapes = [self.graph.tensors[tensor].shape for tensor in inputs]
+        layers = HANDLERS[class_name](Source(operation, name, inputs, shapes))
+        for index, layer in enumerate(layers):
+            if index > 0:  # a split-off activation: a new name, not an alias of the Keras layer
+                self._rename(layer, self.names.add(layer.name))
+            else:
+                self.origin[layer.name] = operation.name
+            self._add(layer)
+        self.keras_outputs[(operation.name, 0)] = layers[-1].outputs[0]
+
+    def _rename(self, layer: Layer, name: str) -> None:
+        layer.name, layer.outputs = name, [name]
+
+    def _add(self, layer: Layer) -> None:
+        shapes = [self.graph.tensors[tensor].shape for tensor in layer.inputs]
+        output_shape = LAYER_KINDS[layer.kind].output_shape(layer, shapes)
+        self.graph.add_layer(layer, [output_shape])

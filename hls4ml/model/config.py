@@ -1,0 +1,199 @@
+"""The hls4ml `HLSConfig` dictionary: validation and per-layer resolution (LayerName > LayerType > Model).
+
+    {'Model': {'Precision': 'fixed<16,6>' | {'default': ..., 'maximum': ..., '<var>': ...},
+               'ReuseFactor': 1, 'Strategy': 'Latency', ...},
+     'LayerType': {'Dense': {...}},        # keyed by IR kind (or the framework's class name)
+     'LayerName': {'fc1': {...}}}          # keyed by layer name
+
+Every unknown key or bad value raises a ValueError naming the key and where it is. Precision strings
+are parsed once, here; `'auto'` becomes `UnspecifiedPrecisionType` for the inference pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hls4ml.model.layers import LAYER_KINDS, SOFTMAX_IMPLEMENTATIONS, LayerKind
+from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType, parse_precision
+
+STRATEGIES = ('latency', 'resource')
+MODEL_KEYS = {
+    'Precision',
+    'ReuseFactor',
+    'Strategy',
+    'BramFactor',
+    'TraceOutput',
+    'PipelineStyle',
+    'PipelineInterval',
+    'BitExact',
+}
+TOP_KEYS = {'Model', 'LayerType', 'LayerName'}
+
+
+@dataclass
+class LayerSettings:
+    """What the config says about one layer, after resolution."""
+
+    precisions: dict[str, PrecisionType] = field(default_factory=dict)
+    reuse_factor: int = 1
+    strategy: str = 'latency'
+    trace: bool = False
+    table_size: int = 1024
+    implementation: str = 'stable'
+
+
+class HLSConfig:
+    def __init__(self, hls_config: dict[str, Any] | None) -> None:
+        hls_config = dict(hls_config or {})
+        _check_keys(hls_config, TOP_KEYS, 'hls_config')
+        self.model = dict(hls_config.get('Model') or {})
+        _check_keys(self.model, MODEL_KEYS, "hls_config['Model']")
+        self.layer_type = dict(hls_config.get('LayerType') or {})
+        self.layer_name = dict(hls_config.get('LayerName') or {})
+        self.model_precision = self._model_precision()
+        self.maximum: FixedPrecisionType | None = self._maximum()
+        self.reuse_factor = _reuse_factor(self.model.get('ReuseFactor', 1), "hls_config['Model']['ReuseFactor']")
+        self.strategy = _strategy(self.model.get('Strategy', 'Latency'), "hls_config['Model']['Strategy']")
+        self.trace_output = bool(self.model.get('TraceOutput', False))
+        if self.model.get('BitExact'):
+            raise ValueError("hls_config['Model']['BitExact'] = True is not supported yet (it needs quantized models)")
+
+    # ---- model level ----------------------------------------------------------------------------
+    def _model_precision(self) -> dict[str, PrecisionType]:
+        precision = self.model.get('Precision', 'fixed<16,6>')
+        where = "hls_config['Model']['Precision']"
+        entries = {'default': precision} if isinstance(precision, str) else dict(precision)
+        if 'default' not in entries:
+            entries['default'] = 'fixed<16,6>'
+        parsed = {var: parse_precision(text, f'{where}[{var!r}]') for var, text in entries.items()}
+        for var, value in parsed.items():
+            if isinstance(value, UnspecifiedPrecisionType) and var in ('default', 'maximum'):
+                raise ValueError(f"{where}[{var!r}]: the model-level {var} precision cannot be 'auto'")
+        return parsed
+
+    def _maximum(self) -> FixedPrecisionType | None:
+        maximum = self.model_precision.pop('maximum', None)
+        if maximum is not None and not isinstance(maximum, FixedPrecisionType):
+            raise ValueError(f"hls_config['Model']['Precision']['maximum'] must be a fixed-point type, got {maximum}")
+        return maximum
+
+    @property
+    def default_precision(self) -> PrecisionType:
+        return self.model_precision['default']
+
+    # ---- layer level ----------------------------------------------------------------------------
+    def check_names(self, layer_names: set[str], kinds_and_classes: set[str]) -> None:
+        """Refuse LayerName / LayerType entries that match no layer (a typo would be silently ignored)."""
+        for name in self.layer_name:
+            if name not in layer_names:
+                raise ValueError(
+                    f"hls_config['LayerName'][{name!r}] matches no layer; "
+                    f"the layers are: {', '.join(sorted(layer_names))}"
+                )
+        for name in self.layer_type:
+            if name not in kinds_and_classes:
+                raise ValueError(
+                    f"hls_config['LayerType'][{name!r}] matches no layer kind or class in this model; "
+                    f'known: {", ".join(sorted(kinds_and_classes))}'
+                )
+
+    def resolve(
+        self, name: str, kind_name: str, source_class: str, source_names: tuple[str, ...] = ()
+    ) -> LayerSettings:
+        """Settings of one layer: LayerName (its name, or its framework name) > LayerType > Model."""
+        kind = LAYER_KINDS[kind_name]
+        by_type = self._entry(self.layer_type, (kind_name, source_class), 'LayerType', kind)
+        by_name = self._entry(self.layer_name, (name, *source_names), 'LayerName', kind)
+        levels = [
+            (by_name, f"hls_config['LayerName'][{name!r}]"),
+            (by_type, f"hls_config['LayerType'][{kind_name!r}]"),
+        ]
+        settings = LayerSettings(reuse_factor=self.reuse_factor, strategy=self.strategy, trace=self.trace_output)
+        settings.precisions = {
+            var: self._precision(var, default, levels) for var, default in kind.type_defaults.items()
+        }
+        for entry, where in reversed(levels):
+            self._apply_scalars(settings, entry, where)
+        return settings
+
+    def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: LayerKind) -> dict[str, Any]:
+        for key in keys:
+            if key in table:
+                entry = dict(table[key] or {})
+                _check_layer_keys(entry, kind, f'hls_config[{level!r}][{key!r}]')
+                return entry
+        return {}
+
+    def _precision(self, var: str, default: str, levels: list[tuple[dict, str]]) -> PrecisionType:
+        for entry, where in levels:
+            if f'{var}_t' in entry:
+                return parse_precision(entry[f'{var}_t'], f'{where}[{var + "_t"!r}]')
+            precision = entry.get('Precision')
+            if isinstance(precision, dict) and var in precision:
+                return parse_precision(precision[var], f"{where}['Precision'][{var!r}]")
+            if isinstance(precision, str):
+                return parse_precision(precision, f"{where}['Precision']")
+        if var in self.model_precision:
+            return self.model_precision[var]
+        if default == 'auto':  # not configured anywhere: the model default, as in hls4ml
+            return self.default_precision
+        return parse_precision(default)  # kinds with a fixed default (tables)
+
+    def _apply_scalars(self, settings: LayerSettings, entry: dict[str, Any], where: str) -> None:
+        if 'ReuseFactor' in entry:
+            settings.reuse_factor = _reuse_factor(entry['ReuseFactor'], f"{where}['ReuseFactor']")
+        if 'Strategy' in entry:
+            settings.strategy = _strategy(entry['Strategy'], f"{where}['Strategy']")
+        if 'Trace' in entry:
+            settings.trace = bool(entry['Trace'])
+        if 'TableSize' in entry:
+            settings.table_size = _table_size(entry['TableSize'], f"{where}['TableSize']")
+        if 'Implementation' in entry:
+            settings.implementation = _choice(
+                entry['Implementation'], SOFTMAX_IMPLEMENTATIONS, f"{where}['Implementation']"
+            )
+
+
+def _check_keys(entry: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise ValueError(f'{where}: unknown key {unknown[0]!r}; allowed keys are {", ".join(sorted(allowed))}')
+
+
+def _check_layer_keys(entry: dict[str, Any], kind: LayerKind, where: str) -> None:
+    allowed = set(kind.config_keys) | {f'{var}_t' for var in kind.type_defaults}
+    _check_keys(entry, allowed, f'{where} ({kind.name})')
+    precision = entry.get('Precision')
+    if isinstance(precision, dict):
+        _check_keys(precision, set(kind.type_defaults), f"{where}['Precision'] ({kind.name})")
+    elif precision is not None and not isinstance(precision, str):
+        raise ValueError(f"{where}['Precision'] must be a string or a dict, got {precision!r}")
+
+
+def _reuse_factor(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f'{where} must be a positive integer, got {value!r}')
+    return value
+
+
+def _strategy(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f'{where} must be a string, got {value!r}')
+    lowered = value.lower()
+    if lowered in ('resourceunrolled', 'resource_unrolled', 'distributed_arithmetic', 'da'):
+        raise ValueError(f'{where}: strategy {value!r} is not supported yet; use Latency or Resource')
+    return _choice(lowered, STRATEGIES, where)
+
+
+def _table_size(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 2 or value & (value - 1):
+        raise ValueError(f'{where} must be a power of two >= 2, got {value!r}')
+    return value
+
+
+def _choice(value: Any, choices: tuple[str, ...], where: str) -> str:
+    lowered = str(value).lower()
+    if lowered not in choices:
+        raise ValueError(f'{where}: {value!r} is not one of {", ".join(choices)}')
+    return lowered

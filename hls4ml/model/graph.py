@@ -1,0 +1,105 @@
+"""`ModelGraph`: the converted model users hold (hls4ml 1.x API): write, compile, predict, trace, build."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hls4ml.backends import get_backend
+from hls4ml.model.config import HLSConfig
+from hls4ml.model.flow import run_flow
+from hls4ml.model.ir import Graph, Layer, Tensor, format_graph
+from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.passes import PassContext
+
+LAYER_SETTINGS = {
+    'Dense': ('reuse_factor', 'strategy'),
+    'Activation': ('table_size',),
+    'ParametrizedActivation': ('table_size',),
+    'Softmax': ('table_size', 'implementation'),
+}
+
+
+class ModelGraph:
+    """A converted model: the IR graph after the conversion flow, plus the project configuration."""
+
+    def __init__(self, config: dict[str, Any], graph: Graph, origin: dict[str, str] | None = None) -> None:
+        self.config = config
+        self.backend = get_backend(config['Backend'])
+        self.hls_config = HLSConfig(config.get('HLSConfig'))
+        self.graph = graph
+        self._apply_config(origin or {})
+        self.context = PassContext(self.hls_config.default_precision, self.hls_config.maximum)
+        self.applied_passes = run_flow(graph, self.context)
+        self._simulation: Any = None
+
+    def _apply_config(self, origin: dict[str, str]) -> None:
+        aliases = {name: (keras_name,) for name, keras_name in origin.items() if keras_name != name}
+        known_names = set(self.graph.layers) | {alias for names in aliases.values() for alias in names}
+        known_kinds = set(LAYER_KINDS) | {layer.source_class for layer in self.graph.layers.values()}
+        self.hls_config.check_names(known_names, known_kinds)
+        for layer in self.graph.layers.values():
+            settings = self.hls_config.resolve(layer.name, layer.kind, layer.source_class, aliases.get(layer.name, ()))
+            layer.types = dict(settings.precisions)
+            layer.attributes['trace'] = settings.trace
+            for attribute in LAYER_SETTINGS.get(layer.kind, ()):
+                layer.attributes[attribute] = getattr(settings, attribute)
+
+    # ---- queries (hls4ml 1.x names) --------------------------------------------------------------
+    @property
+    def output_dir(self) -> str:
+        return self.config['OutputDir']
+
+    @property
+    def project_name(self) -> str:
+        return self.config['ProjectName']
+
+    def get_layers(self) -> list[Layer]:
+        return list(self.graph.layers.values())
+
+    def get_input_variables(self) -> list[Tensor]:
+        return [self.graph.tensors[name] for name in self.graph.inputs]
+
+    def get_output_variables(self) -> list[Tensor]:
+        return [self.graph.tensors[name] for name in self.graph.outputs]
+
+    def get_weight_variables(self) -> dict[str, np.ndarray]:
+        return {f'{layer.name}/{name}': values for layer in self.get_layers() for name, values in layer.weights.items()}
+
+    def __str__(self) -> str:
+        return format_graph(self.graph)
+
+    # ---- the project ----------------------------------------------------------------------------
+    def write(self) -> str:
+        """Write the HLS project into `output_dir`; returns its path."""
+        from hls4ml.writer import write_project
+
+        return str(write_project(self))
+
+    def compile(self) -> None:
+        """Write the project and build its C-simulation library (cached by content hash)."""
+        from hls4ml.csim import Simulation
+
+        self.write()
+        self._simulation = Simulation.build(self)
+
+    def _ensure_compiled(self) -> Any:
+        if self._simulation is None:
+            self.compile()
+        return self._simulation
+
+    def predict(self, x: Any) -> Any:
+        """Bit-accurate firmware outputs for a batch: hls4ml 1.x shapes (flattened per sample)."""
+        return self._ensure_compiled().predict(x)
+
+    def trace(self, x: Any) -> tuple[Any, dict[str, np.ndarray]]:
+        """(predictions, {layer name: outputs of shape (n_samples, *layer output shape)})."""
+        return self._ensure_compiled().trace(x)
+
+    def build(self, **kwargs: Any) -> dict[str, Any]:
+        """Run the vendor tool (vitis_hls) on the written project; needs the tool on PATH."""
+        from hls4ml.backends.vitis.build import build_project
+
+        self.write()
+        return build_project(self, **kwargs)

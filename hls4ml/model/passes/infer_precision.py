@@ -1,0 +1,180 @@
+"""Replace every 'auto' precision by a concrete type.
+
+Accumulators and results of Dense and BatchNormalization are made overflow-free from the actual
+(quantized) weights and the input type's range: the fraction bits keep every product exact, the
+integer bits hold the largest possible |sum|. That is narrower than hls4ml's width-only rule
+(`Win + Ww + log2 n`) and just as safe. `maximum` (config `Precision: {maximum: ...}`) then clamps
+the width and the integer bits separately. Weights, biases and parameters left 'auto' keep the
+default width with the integer bits their values need (no saturation, more fraction bits).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from hls4ml.model.fixed import quantize
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.passes import PassContext
+from hls4ml.model.tables import SELU_SCALE
+from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
+
+BOUNDED_TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softsign')
+SAFETY = 1 + 2.0**-40  # float sums of many products may round down; keep the bound an upper bound
+
+
+def infer_precision(graph: Graph, context: PassContext) -> None:
+    """Requires: types from the config ('auto' = UnspecifiedPrecisionType). After: no layer has an
+    UnspecifiedPrecisionType; layers are resolved in topological order, so inputs come first.
+    """
+    for layer in graph.layers.values():
+        rule = RULES.get(layer.kind)
+        if rule is not None:
+            rule(graph, layer, context)
+        for var, precision in layer.types.items():
+            if _auto(precision):
+                layer.types[var] = context.default_precision
+
+
+def _auto(precision: PrecisionType) -> bool:
+    return isinstance(precision, UnspecifiedPrecisionType)
+
+
+def integer_bits(low: float, high: float, signed: bool) -> int:
+    """Fewest integer bits (sign included) whose range holds [low, high] (truncation never exceeds it)."""
+    needed = 1 if signed else 0
+    if high > 0:
+        needed = max(needed, math.floor(math.log2(high)) + 1 + signed)
+    if low < 0:
+        needed = max(needed, math.ceil(math.log2(-low)) + 1)
+    return needed
+
+
+def fitted_type(values: np.ndarray, width: int) -> FixedPrecisionType:
+    """`width` bits placed so that every value fits: signed when any value is negative."""
+    low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
+    signed = low < 0
+    return FixedPrecisionType(width, integer_bits(low, high, signed), signed)
+
+
+def clamped(width: int, integer: int, signed: bool, context: PassContext) -> FixedPrecisionType:
+    maximum = context.maximum
+    if maximum is not None:
+        width, integer = min(width, maximum.width), min(integer, maximum.integer)
+    return FixedPrecisionType(max(width, 1), integer, signed)
+
+
+def _magnitude(precision: PrecisionType) -> float:
+    if isinstance(precision, FixedPrecisionType):
+        return max(abs(precision.min), abs(precision.max))
+    return 0.0
+
+
+def _default_width(context: PassContext) -> int:
+    default = context.default_precision
+    return default.width if isinstance(default, FixedPrecisionType) else 16
+
+
+def _input_fixed(graph: Graph, layer: Layer, context: PassContext) -> FixedPrecisionType | None:
+    precision = graph.input_type(layer)
+    return precision if isinstance(precision, FixedPrecisionType) else None
+
+
+def _fit_weights(layer: Layer, names: tuple[str, ...], context: PassContext) -> None:
+    for name in names:
+        if _auto(layer.types[name]):
+            layer.types[name] = fitted_type(layer.weights[name], _default_width(context))
+
+
+def _sum_type(fraction: int, bound: float, signed: bool, context: PassContext) -> FixedPrecisionType:
+    integer = integer_bits(-bound * SAFETY if signed else 0.0, bound * SAFETY, signed)
+    return clamped(integer + fraction, integer, signed, context)
+
+
+def _quantized(layer: Layer, name: str) -> np.ndarray:
+    precision = layer.types[name]
+    return (
+        quantize(layer.weights[name], precision).value
+        if isinstance(precision, FixedPrecisionType)
+        else layer.weights[name]
+    )
+
+
+def _dense(graph: Graph, layer: Layer, context: PassContext) -> None:
+    _fit_weights(layer, ('weight', 'bias'), context)
+    source = _input_fixed(graph, layer, context)
+    weight_type, bias_type = layer.types['weight'], layer.types['bias']
+    if (
+        source is None
+        or not isinstance(weight_type, FixedPrecisionType)
+        or not isinstance(bias_type, FixedPrecisionType)
+    ):
+        return
+    weights, biases = _quantized(layer, 'weight'), _quantized(layer, 'bias')
+    bound = float((np.abs(weights).sum(axis=0) * _magnitude(source) + np.abs(biases)).max(initial=0.0))
+    signed = source.signed or bool((weights < 0).any()) or bool((biases < 0).any())
+    fraction = max(source.fractional + weight_type.fractional, bias_type.fractional)
+    _set_sum_types(layer, _sum_type(fraction, bound, signed, context))
+
+
+def _batchnorm(graph: Graph, layer: Layer, context: PassContext) -> None:
+    _fit_weights(layer, ('scale', 'bias'), context)
+    source = _input_fixed(graph, layer, context)
+    scale_type, bias_type = layer.types['scale'], layer.types['bias']
+    if (
+        source is None
+        or not isinstance(scale_type, FixedPrecisionType)
+        or not isinstance(bias_type, FixedPrecisionType)
+    ):
+        return
+    scales, biases = _quantized(layer, 'scale'), _quantized(layer, 'bias')
+    bound = float((np.abs(scales) * _magnitude(source) + np.abs(biases)).max(initial=0.0))
+    signed = source.signed or bool((scales < 0).any()) or bool((biases < 0).any())
+    fraction = max(source.fractional + scale_type.fractional, bias_type.fractional)
+    _set_sum_types(layer, _sum_type(fraction, bound, signed, context))
+
+
+def _set_sum_types(layer: Layer, inferred: FixedPrecisionType) -> None:
+    for var in ('accum', 'result'):
+        if var in layer.types and _auto(layer.types[var]):
+            layer.types[var] = inferred
+
+
+def _activation(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """Bounded table functions output table values exactly; the rest take the default precision
+    (as in hls4ml), which also stops widths growing from layer to layer."""
+    activation = layer.attributes['activation']
+    if _auto(layer.types['result']) and activation in BOUNDED_TABLE_ACTIVATIONS and not _auto(layer.types['table']):
+        layer.types['result'] = layer.types['table']
+    if activation == 'selu':  # the kernel multiplies positive inputs by the SELU scale, held in param_t
+        layer.types['param'] = fitted_type(np.array([SELU_SCALE]), _default_width(context))
+
+
+def _parametrized(graph: Graph, layer: Layer, context: PassContext) -> None:
+    if _auto(layer.types['param']):
+        layer.types['param'] = fitted_type(np.array([layer.attributes['activ_param']]), _default_width(context))
+    source = _input_fixed(graph, layer, context)
+    if layer.attributes['activation'] == 'thresholded_relu' and _auto(layer.types['result']) and source is not None:
+        layer.types['result'] = source
+
+
+def _prelu(graph: Graph, layer: Layer, context: PassContext) -> None:
+    if _auto(layer.types['param']):
+        layer.types['param'] = fitted_type(layer.weights['alpha'], _default_width(context))
+
+
+def _hard_activation(graph: Graph, layer: Layer, context: PassContext) -> None:
+    if _auto(layer.types['param']):
+        values = np.array([layer.attributes['slope'], layer.attributes['shift']])
+        layer.types['param'] = fitted_type(values, _default_width(context))
+
+
+RULES = {
+    'Dense': _dense,
+    'BatchNormalization': _batchnorm,
+    'Activation': _activation,
+    'ParametrizedActivation': _parametrized,
+    'PReLU': _prelu,
+    'HardActivation': _hard_activation,
+}

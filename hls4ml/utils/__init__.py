@@ -1,0 +1,5 @@
+"""User utilities with hls4ml 1.x names: configuration dictionaries."""
+
+from hls4ml.utils.config import config_from_keras_model, create_config
+
+__all__ = ['config_from_keras_model', 'create_config']

@@ -1,0 +1,111 @@
+"""`create_config` and `config_from_keras_model`: the hls4ml 1.x configuration dictionaries."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from hls4ml.backends import get_backend
+from hls4ml.model.ir import Graph
+from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.types import parse_precision
+
+GRANULARITIES = ('model', 'type', 'name')
+BRAM_FACTOR = 1_000_000_000
+
+
+def create_config(
+    output_dir: str = 'my-hls-test',
+    project_name: str = 'myproject',
+    backend: str = 'Vivado',
+    version: str = '1.0.0',
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """The top-level project dictionary: names, then the backend's own settings (part, clock, IO type)."""
+    chosen = get_backend(backend)
+    config: dict[str, Any] = {
+        'OutputDir': str(output_dir),
+        'ProjectName': str(project_name),
+        'Backend': chosen.name,
+        'Version': version,
+    }
+    settings, unknown = chosen.create_initial_config(**kwargs)
+    if unknown:
+        warnings.warn(
+            f'{chosen.name} backend: ignoring unknown keyword argument(s) {", ".join(sorted(unknown))}',
+            UserWarning,
+            stacklevel=3,
+        )
+    config.update(settings)
+    return config
+
+
+def _model_entry(default_precision: str, default_reuse_factor: int, max_precision: str | None) -> dict[str, Any]:
+    parse_precision(default_precision, 'default_precision')
+    precision: dict[str, str] = {'default': default_precision}
+    if max_precision is not None:
+        parse_precision(max_precision, 'max_precision')
+        precision['maximum'] = max_precision
+    return {
+        'Precision': precision,
+        'ReuseFactor': default_reuse_factor,
+        'Strategy': 'Latency',
+        'BramFactor': BRAM_FACTOR,
+        'TraceOutput': False,
+    }
+
+
+def layer_entry(kind_name: str, default_reuse_factor: int) -> dict[str, Any]:
+    """What `granularity='type'|'name'` lists for one layer kind: every knob with its default."""
+    kind = LAYER_KINDS[kind_name]
+    entry: dict[str, Any] = {'Trace': False, 'Precision': dict(kind.type_defaults)}
+    if 'ReuseFactor' in kind.config_keys:
+        entry['ReuseFactor'] = default_reuse_factor
+    if 'TableSize' in kind.config_keys:
+        entry['TableSize'] = 1024
+    if 'Implementation' in kind.config_keys:
+        entry['Implementation'] = 'stable'
+    return entry
+
+
+def config_from_graph(
+    graph: Graph,
+    granularity: str,
+    default_precision: str,
+    default_reuse_factor: int,
+    max_precision: str | None,
+) -> dict[str, Any]:
+    if granularity not in GRANULARITIES:
+        raise ValueError(f'granularity must be one of {", ".join(GRANULARITIES)}, got {granularity!r}')
+    config: dict[str, Any] = {'Model': _model_entry(default_precision, default_reuse_factor, max_precision)}
+    if granularity == 'type':
+        config['LayerType'] = {
+            layer.kind: layer_entry(layer.kind, default_reuse_factor) for layer in graph.layers.values()
+        }
+    elif granularity == 'name':
+        config['LayerName'] = {
+            layer.name: layer_entry(layer.kind, default_reuse_factor) for layer in graph.layers.values()
+        }
+    return config
+
+
+def config_from_keras_model(
+    model: Any,
+    granularity: str = 'model',
+    backend: str | None = None,
+    default_precision: str = 'fixed<16,6>',
+    default_reuse_factor: int = 1,
+    max_precision: str | None = None,
+) -> dict[str, Any]:
+    """The HLSConfig dictionary for a Keras 3 model (unsupported layers are reported here already).
+
+    'model': one Model entry. 'type': one entry per IR layer kind (`Dense`, `Activation`, ...).
+    'name': one entry per layer, named as in the converted model (fused activations split off as
+    `<layer>_<activation>`), with weight/bias/accum/result precisions 'auto' for inference.
+    """
+    from hls4ml.converters.keras import parse_keras_model
+
+    if backend is not None:
+        get_backend(backend)
+    graph, _ = parse_keras_model(model)
+    return config_from_graph(graph, granularity, default_precision, default_reuse_factor, max_precision)

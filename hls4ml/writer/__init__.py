@@ -1,0 +1,146 @@
+"""Write a lowered project to disk: render the backend's Jinja2 templates, copy the C++ libraries.
+
+Everything is computed and rendered in memory first, so a model that cannot be lowered leaves the
+output directory untouched. The output is deterministic: the same model and config give
+byte-identical files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import numpy as np
+import yaml
+
+from hls4ml.backends.common.project import ProjectContext, lower_project
+from hls4ml.csim.simulation import CSimInterface
+
+TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
+IDENTIFIER = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
+STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmware/)
+    ('fixed', 'ap_types'),
+    ('stream', 'ap_types'),
+    ('nnet', 'nnet_utils'),
+)
+
+
+def _environment(backend_dir: str) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES / backend_dir)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def render_project(model: Any, project: ProjectContext) -> dict[str, str]:
+    """Relative path -> file content for every generated file."""
+    environment = _environment(model.backend.template_dir)
+    name = project.project_name
+    files = {
+        f'firmware/{name}.cpp': 'firmware/project.cpp.j2',
+        f'firmware/{name}.h': 'firmware/project.h.j2',
+        'firmware/defines.h': 'firmware/defines.h.j2',
+        'firmware/parameters.h': 'firmware/parameters.h.j2',
+        f'{name}_bridge.cpp': 'project_bridge.cpp.j2',
+        f'{name}_test.cpp': 'project_test.cpp.j2',
+        'build_prj.tcl': 'build_prj.tcl.j2',
+        'project.tcl': 'project.tcl.j2',
+        'vivado_synth.tcl': 'vivado_synth.tcl.j2',
+    }
+    rendered = {path: environment.get_template(template).render(p=project) for path, template in files.items()}
+    array_template = environment.get_template('firmware/weights/array.h.j2')
+    for array in project.arrays:
+        rendered[f'firmware/weights/{array.name}.h'] = array_template.render(a=array)
+    rendered['hls4ml_config.yml'] = _config_yaml(model.config)
+    return rendered
+
+
+def _config_yaml(config: dict[str, Any]) -> str:
+    """The project configuration, with the framework model replaced by its description."""
+    serialisable = {key: value for key, value in config.items() if key not in ('KerasModel',)}
+    if 'KerasModel' in config:
+        serialisable['KerasModel'] = f'<Keras model {getattr(config["KerasModel"], "name", "")}>'
+    return yaml.safe_dump(serialisable, sort_keys=True, default_flow_style=False)
+
+
+def check_project_names(model: Any) -> Path:
+    name = model.project_name
+    if not IDENTIFIER.match(name):
+        raise ValueError(
+            f'project_name {name!r} must be a C++ identifier (letters, digits, _; not starting with a digit)'
+        )
+    output_dir = Path(model.output_dir)
+    if output_dir.exists() and not output_dir.is_dir():
+        raise ValueError(f'output_dir {str(output_dir)!r} exists and is not a directory')
+    return output_dir
+
+
+def write_project(model: Any) -> Path:
+    output_dir = check_project_names(model)
+    project = lower_project(model)
+    rendered = render_project(model, project)
+    tb_data = _testbench_data(model.config, project)
+    shutil.rmtree(output_dir / 'firmware' / 'weights', ignore_errors=True)
+    for relative, content in rendered.items():
+        _write_if_changed(output_dir / relative, content)
+    for relative, content in tb_data.items():
+        _write_if_changed(output_dir / relative, content)
+    for source, destination in STATIC_LIBRARIES:
+        shutil.copytree(TEMPLATES / source, output_dir / 'firmware' / destination, dirs_exist_ok=True)
+    model.csim_interface = _interface(output_dir.resolve(), project)
+    return output_dir
+
+
+def _write_if_changed(path: Path, content: str) -> None:
+    """Leave identical files alone, so their timestamps (and tools watching them) do not change."""
+    if path.exists() and path.read_text() == content:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content)
+
+
+def _testbench_data(config: dict[str, Any], project: ProjectContext) -> dict[str, str]:
+    files = {}
+    for key, name in (
+        ('InputData', 'tb_input_features.dat'),
+        ('OutputPredictions', 'tb_output_predictions.dat'),
+    ):
+        source = config.get(key)
+        if source is None:
+            continue
+        values = np.load(source) if str(source).endswith('.npy') else np.loadtxt(source, ndmin=2)
+        rows = np.asarray(values, dtype=np.float64).reshape(len(values), -1)
+        files[f'tb_data/{name}'] = ''.join(' '.join(repr(float(v)) for v in row) + '\n' for row in rows)
+    return files
+
+
+def include_dirs(output_dir: Path) -> tuple[Path, ...]:
+    """Our fixed-point headers, or the vendor's when the user points to them (HLS4ML_AP_TYPES or XILINX_HLS)."""
+    explicit = os.environ.get('HLS4ML_AP_TYPES')
+    if explicit:
+        return (Path(explicit),)
+    vitis = os.environ.get('XILINX_HLS')
+    if vitis and (Path(vitis) / 'include' / 'ap_fixed.h').exists():
+        return (Path(vitis) / 'include', output_dir / 'firmware' / 'ap_types')
+    return (output_dir / 'firmware' / 'ap_types',)
+
+
+def _interface(output_dir: Path, project: ProjectContext) -> CSimInterface:
+    def ports(items: list) -> tuple:
+        return tuple((port.layer, port.shape) for port in items)
+
+    return CSimInterface(
+        project.project_name,
+        output_dir / f'{project.project_name}_bridge.cpp',
+        include_dirs(output_dir),
+        ports(project.inputs),
+        ports(project.outputs),
+        ports(project.traces),
+        hashed_dirs=(output_dir / 'firmware',),
+    )
