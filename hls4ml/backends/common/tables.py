@@ -6,32 +6,12 @@ from typing import TYPE_CHECKING
 
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.model.ir import Layer
-from hls4ml.model.tables import TableSpec, activation_table, softmax_tables, table_values
+from hls4ml.model.layer_tables import layer_tables
+from hls4ml.model.tables import TableSpec, table_values
 from hls4ml.model.types import FixedPrecisionType
 
 if TYPE_CHECKING:
     from hls4ml.backends.common.lowering import LoweringContext
-
-
-def layer_tables(layer: Layer, input_type: FixedPrecisionType) -> dict[str, TableSpec]:
-    """The tables of a layer, by the name of their config prefix ('' for one-table activations)."""
-    size = layer.attributes.get('table_size', 1024)
-    if layer.kind == 'Softmax':
-        implementation = layer.attributes['implementation']
-        if implementation == 'argmax':
-            return {}
-        types = layer.types
-        exp_spec, inv_spec = softmax_tables(
-            input_type,
-            types['exp_table'],
-            types['inv_table'],
-            types['accum'],
-            layer.attributes['n_in'],
-            size,
-            implementation,
-        )
-        return {'exp_': exp_spec, 'inv_': inv_spec}
-    return {'': activation_table(layer.attributes['activation'], input_type, layer.types['table'], size)}
 
 
 def _emit(impl: LayerImpl, context: LoweringContext, layer: Layer, prefix: str, spec: TableSpec) -> str:

@@ -1,0 +1,107 @@
+"""The reference interpreter: runs the IR graph with the numpy reference kernels, bit for bit like
+the generated firmware. It is the test oracle for `predict()` and needs no compiler.
+
+    outputs, per_layer = interpret(hls_model, x)        # FixedArray per output and per layer
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from hls4ml.model import reference
+from hls4ml.model.fixed import FixedArray, quantize
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.layer_tables import layer_tables
+from hls4ml.model.types import FixedPrecisionType
+
+Kernel = Callable[[Layer, FixedArray, Graph, str], FixedArray]
+
+
+def _weights(layer: Layer, name: str, var: str, family: str) -> FixedArray:
+    return quantize(layer.weights[name].reshape(-1), layer.types[var], family)
+
+
+def _dense(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    weights = quantize(layer.weights['weight'], layer.types['weight'], family)
+    biases = _weights(layer, 'bias', 'bias', family)
+    return reference.dense(x, weights, biases, layer.types['accum'], layer.types['result'])
+
+
+def _batchnorm(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    scale, bias = _weights(layer, 'scale', 'scale', family), _weights(layer, 'bias', 'bias', family)
+    return reference.normalize(x, scale, bias, layer.types['result'])
+
+
+def _tables(layer: Layer, graph: Graph) -> dict:
+    source = graph.input_type(layer)
+    assert isinstance(source, FixedPrecisionType)
+    return layer_tables(layer, source)
+
+
+def _activation(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    activation, result = layer.attributes['activation'], layer.types['result']
+    if activation in ('linear', 'relu'):
+        return getattr(reference, activation)(x, result)
+    spec = _tables(layer, graph)['']
+    if activation == 'selu':
+        return reference.selu(x, layer.types['param'], spec, result)
+    return getattr(reference, activation)(x, spec, result)
+
+
+def _parametrized(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    activation, parameter = layer.attributes['activation'], layer.attributes['activ_param']
+    param, result = layer.types['param'], layer.types['result']
+    if activation == 'elu':
+        return reference.elu(x, parameter, param, _tables(layer, graph)[''], result)
+    return getattr(reference, activation)(x, parameter, param, result)
+
+
+def _prelu(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    return reference.prelu(x, _weights(layer, 'alpha', 'param', family), layer.types['result'])
+
+
+def _hard_activation(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    attributes = layer.attributes
+    return reference.hard_sigmoid(
+        x, attributes['slope'], attributes['shift'], layer.types['param'], layer.types['result']
+    )
+
+
+def _softmax(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    implementation, result = layer.attributes['implementation'], layer.types['result']
+    if implementation == 'argmax':
+        return reference.softmax_argmax(x, result)
+    tables = _tables(layer, graph)
+    kernel = reference.softmax_stable if implementation == 'stable' else reference.softmax_latency
+    return kernel(x, tables['exp_'], tables['inv_'], layer.types['accum'], result)
+
+
+KERNELS: dict[str, Kernel] = {
+    'Dense': _dense,
+    'BatchNormalization': _batchnorm,
+    'Activation': _activation,
+    'ParametrizedActivation': _parametrized,
+    'PReLU': _prelu,
+    'HardActivation': _hard_activation,
+    'Softmax': _softmax,
+}
+
+
+def interpret(model: Any, x: Any, family: str | None = None) -> tuple[list[FixedArray], dict[str, FixedArray]]:
+    """Outputs (one FixedArray of shape (n, size) per model output) and every layer's output."""
+    graph: Graph = model.graph
+    family = family or model.backend.family
+    arrays = list(x) if isinstance(x, (list, tuple)) else [x]
+    values: dict[str, FixedArray] = {}
+    for tensor, array in zip(graph.inputs, arrays, strict=True):
+        layer = graph.producer(tensor)
+        flat = np.asarray(array, dtype=np.float64).reshape(len(array), -1)
+        values[tensor] = quantize(flat, layer.types['result'], family)
+    for layer in graph.layers.values():
+        if layer.kind != 'Input':
+            values[layer.outputs[0]] = KERNELS[layer.kind](layer, values[layer.inputs[0]], graph, family)
+    per_layer = {layer.name: values[layer.outputs[0]] for layer in graph.layers.values()}
+    return [values[name] for name in graph.outputs], per_layer

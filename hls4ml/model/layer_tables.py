@@ -1,0 +1,27 @@
+"""Which lookup tables a layer uses, chosen from its types (shared by the lowering and the interpreter)."""
+
+from __future__ import annotations
+
+from hls4ml.model.ir import Layer
+from hls4ml.model.tables import TableSpec, activation_table, softmax_tables
+from hls4ml.model.types import FixedPrecisionType
+
+
+def layer_tables(layer: Layer, input_type: FixedPrecisionType) -> dict[str, TableSpec]:
+    """The tables of a layer, keyed by their config-struct prefix ('' for one-table activations)."""
+    size = layer.attributes.get('table_size', 1024)
+    if layer.kind == 'Softmax':
+        implementation = layer.attributes['implementation']
+        if implementation == 'argmax':
+            return {}
+        exp_spec, inv_spec = softmax_tables(
+            input_type,
+            layer.types['exp_table'],
+            layer.types['inv_table'],
+            layer.types['accum'],
+            layer.attributes['n_in'],
+            size,
+            implementation,
+        )
+        return {'exp_': exp_spec, 'inv_': inv_spec}
+    return {'': activation_table(layer.attributes['activation'], input_type, layer.types['table'], size)}
