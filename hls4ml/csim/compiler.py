@@ -56,14 +56,20 @@ def _hash_tree(digest: hashlib._Hash, folder: Path) -> None:
             digest.update(path.read_bytes())
 
 
-def library_key(source: Path, folders: tuple[Path, ...], defines: tuple[str, ...]) -> str:
-    """Hash of the compiler, flags, the source and every header under `folders`."""
+def library_key(
+    source: Path, include_dirs: tuple[Path, ...], hashed_dirs: tuple[Path, ...], defines: tuple[str, ...]
+) -> str:
+    """Hash of the compiler, the flags, the source and the contents of `hashed_dirs` (by relative path,
+    so the same project written elsewhere hits the cache). Include folders outside them (a vendor
+    install) count by their path."""
     digest = hashlib.sha256()
     digest.update(' '.join((*compiler(), *CXX_FLAGS, *defines)).encode())
     digest.update(source.read_bytes())
-    for folder in folders:
-        digest.update(str(folder).encode())
+    for folder in hashed_dirs:
         _hash_tree(digest, folder)
+    for folder in include_dirs:
+        if not any(folder.is_relative_to(hashed) for hashed in hashed_dirs):
+            digest.update(str(folder).encode())
     return digest.hexdigest()[:20]
 
 
@@ -78,7 +84,7 @@ def compile_library(
 
     `hashed_dirs` are folders the source includes by relative path (not on the include path).
     """
-    key = library_key(source, tuple(dict.fromkeys((*include_dirs, *hashed_dirs))), defines)
+    key = library_key(source, include_dirs, hashed_dirs, defines)
     target = cache_dir() / f'{name}-{key}.so'
     if target.exists():
         return target, True

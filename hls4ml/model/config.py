@@ -89,7 +89,7 @@ class HLSConfig:
             if name not in layer_names:
                 raise ValueError(
                     f"hls_config['LayerName'][{name!r}] matches no layer; "
-                    f"the layers are: {', '.join(sorted(layer_names))}"
+                    f'the layers are: {", ".join(sorted(layer_names))}'
                 )
         for name in self.layer_type:
             if name not in kinds_and_classes:

@@ -134,9 +134,7 @@ class FixedPrecisionType(PrecisionType):
         n_bits = 0 if saturation_bits is None else saturation_bits
         _check_shape(width, integer, signed, n_bits)
         if saturation is SaturationMode.WRAP_SM and not signed:
-            raise ValueError(
-                'WRAP_SM (sign-magnitude wrap) needs a signed type; the vendor aborts on ap_ufixed'
-            )
+            raise ValueError('WRAP_SM (sign-magnitude wrap) needs a signed type; the vendor aborts on ap_ufixed')
         for name, value in zip(
             FixedPrecisionType.__slots__,
             (width, integer, bool(signed), rounding, saturation, n_bits),

@@ -73,6 +73,13 @@ def handles(*class_names: str) -> Callable[[Handler], Handler]:
     return register
 
 
+def _array(variable: Any) -> np.ndarray:
+    """A Keras variable as a float64 numpy array."""
+    import keras
+
+    return np.asarray(keras.ops.convert_to_numpy(variable), dtype=np.float64)
+
+
 def _features(source: Source) -> int:
     shape = source.input_shapes[0]
     if len(shape) != 1:
@@ -91,9 +98,9 @@ def input_layer(source: Source) -> list[Layer]:
 @handles('Dense')
 def dense(source: Source) -> list[Layer]:
     n_in = _features(source)
-    kernel = np.asarray(source.layer.kernel, dtype=np.float64)
+    kernel = _array(source.layer.kernel)
     n_out = kernel.shape[1]
-    bias = np.asarray(source.layer.bias, dtype=np.float64) if source.layer.use_bias else np.zeros(n_out)
+    bias = _array(source.layer.bias) if source.layer.use_bias else np.zeros(n_out)
     layer = source.make('Dense', n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
     return [layer, *fused_activation(source, source.config['activation'], n_out)]
 
@@ -170,7 +177,7 @@ def elu(source: Source) -> list[Layer]:
 @handles('PReLU')
 def prelu(source: Source) -> list[Layer]:
     shape = source.input_shapes[0]
-    alpha = np.broadcast_to(np.asarray(source.layer.alpha, dtype=np.float64), shape).reshape(-1).copy()
+    alpha = np.broadcast_to(_array(source.layer.alpha), shape).reshape(-1).copy()
     return [source.make('PReLU', n_in=int(np.prod(shape)), weights={'alpha': alpha})]
 
 
@@ -188,10 +195,10 @@ def batch_normalization(source: Source) -> list[Layer]:
     if config.get('axis') not in (-1, [-1], len(source.input_shapes[0])):
         raise UnsupportedLayer(f'{source.origin}: batch normalization over axis {config.get("axis")} is not supported')
     n_in = int(np.prod(source.input_shapes[0]))
-    mean = np.asarray(layer.moving_mean, dtype=np.float64)
-    variance = np.asarray(layer.moving_variance, dtype=np.float64)
-    gamma = np.asarray(layer.gamma, dtype=np.float64) if config.get('scale', True) else np.ones_like(mean)
-    beta = np.asarray(layer.beta, dtype=np.float64) if config.get('center', True) else np.zeros_like(mean)
+    mean = _array(layer.moving_mean)
+    variance = _array(layer.moving_variance)
+    gamma = _array(layer.gamma) if config.get('scale', True) else np.ones_like(mean)
+    beta = _array(layer.beta) if config.get('center', True) else np.zeros_like(mean)
     scale = gamma / np.sqrt(variance + float(config['epsilon']))
     bias = beta - mean * scale
     per_element = {

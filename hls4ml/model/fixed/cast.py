@@ -97,9 +97,7 @@ def round_increment(
     return above | (tie & ~odd)  # RND_CONV_ODD
 
 
-def overflow(
-    quantized: np.ndarray, floor: np.ndarray, negative: np.ndarray, target: FixedPrecisionType
-) -> np.ndarray:
+def overflow(quantized: np.ndarray, floor: np.ndarray, negative: np.ndarray, target: FixedPrecisionType) -> np.ndarray:
     """Apply the target's overflow mode to quantized integers (fixed-point.md section 3.2)."""
     width, mode = target.width, target.saturation_mode
     above = quantized > target.raw_max
@@ -191,9 +189,7 @@ def _quantize_doubles_exact(x: np.ndarray, target: FixedPrecisionType, rounding:
     """The integer algorithm on exact Python ints: any width, any exponent."""
     flat = x.ravel()
     finite = np.isfinite(flat)
-    ratios = [
-        value.as_integer_ratio() if ok else (0, 1) for value, ok in zip(flat.tolist(), finite, strict=True)
-    ]
+    ratios = [value.as_integer_ratio() if ok else (0, 1) for value, ok in zip(flat.tolist(), finite, strict=True)]
     scale = max(denominator.bit_length() - 1 for _, denominator in ratios) if ratios else 0
     numerators = np.empty(len(ratios), dtype=object)
     numerators[:] = [num << (scale - (den.bit_length() - 1)) for num, den in ratios]

@@ -35,9 +35,7 @@ def result_type(op: str, a: FixedPrecisionType, b: FixedPrecisionType | None = N
     if op == 'mul':
         return _make(a.width + b.width, a.integer + b.integer, signed, as_integer)
     if op == 'div':
-        return _make(
-            a.width + max(b.fractional, 0) + b.signed, a.integer + b.fractional + b.signed, signed, as_integer
-        )
+        return _make(a.width + max(b.fractional, 0) + b.signed, a.integer + b.fractional + b.signed, signed, as_integer)
     if op == 'mod':
         if not as_integer:
             raise ValueError('% is defined for integer types only')
