@@ -73,7 +73,7 @@ class Simulation:
         if len(arrays) != len(ports):
             raise ValueError(f'the model has {len(ports)} inputs ({_names(ports)}); predict() got {len(arrays)} arrays')
         prepared, counts, single = [], set(), False
-        dtype = np.dtype(np.float64)
+        dtype: np.dtype = np.dtype(np.float64)
         for array, (name, shape) in zip(arrays, ports, strict=True):
             values = np.asarray(array)
             if values.dtype.kind not in 'fiub':

@@ -103,11 +103,10 @@ class HLSConfig:
     ) -> LayerSettings:
         """Settings of one layer: LayerName (its name, or its framework name) > LayerType > Model."""
         kind = LAYER_KINDS[kind_name]
-        by_type = self._entry(self.layer_type, (kind_name, source_class), 'LayerType', kind)
-        by_name = self._entry(self.layer_name, (name, *source_names), 'LayerName', kind)
+        classes = (kind_name, source_class) if source_class else (kind_name,)
         levels = [
-            (by_name, f"hls_config['LayerName'][{name!r}]"),
-            (by_type, f"hls_config['LayerType'][{kind_name!r}]"),
+            self._entry(self.layer_name, (name, *source_names), 'LayerName', kind),
+            self._entry(self.layer_type, classes, 'LayerType', kind),
         ]
         settings = LayerSettings(reuse_factor=self.reuse_factor, strategy=self.strategy, trace=self.trace_output)
         settings.precisions = {
@@ -117,13 +116,15 @@ class HLSConfig:
             self._apply_scalars(settings, entry, where)
         return settings
 
-    def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: LayerKind) -> dict[str, Any]:
+    def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: LayerKind) -> tuple[dict[str, Any], str]:
+        """The first entry of `table` under one of `keys`, checked, and where it is (for messages)."""
         for key in keys:
             if key in table:
                 entry = dict(table[key] or {})
-                _check_layer_keys(entry, kind, f'hls_config[{level!r}][{key!r}]')
-                return entry
-        return {}
+                where = f'hls_config[{level!r}][{key!r}]'
+                _check_layer_keys(entry, kind, where)
+                return entry, where
+        return {}, ''
 
     def _precision(self, var: str, default: str, levels: list[tuple[dict, str]]) -> PrecisionType:
         for entry, where in levels:

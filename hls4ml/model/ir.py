@@ -63,7 +63,8 @@ class Layer:
         """How messages name this layer: "layer 'fc1' (Dense, from Keras 'fc 1' Dense)"."""
         if not self.source_name:
             return f"layer '{self.name}' ({self.kind})"
-        return f"layer '{self.name}' ({self.kind}, from '{self.source_name}' {self.source_class})"
+        origin = f"'{self.source_name}' {self.source_class}".rstrip()
+        return f"layer '{self.name}' ({self.kind}, from {origin})"
 
 
 class Graph:

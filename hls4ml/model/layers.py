@@ -33,6 +33,15 @@ class LayerKind:
     config_keys: tuple[str, ...]
     output_shape: Callable[[Layer, list[Shape]], Shape]
 
+    def weight_shapes(self, layer: Layer) -> dict[str, Shape]:
+        """The shape each weight array must have."""
+        if self.name == 'Dense':
+            return {
+                'weight': (layer.attributes['n_in'], layer.attributes['n_out']),
+                'bias': (layer.attributes['n_out'],),
+            }
+        return {name: (layer.attributes['n_in'],) for name in self.weights}
+
 
 def _same_shape(layer: Layer, inputs: list[Shape]) -> Shape:
     return inputs[0]

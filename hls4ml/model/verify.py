@@ -44,12 +44,18 @@ def _check_layer(graph: Graph, layer: Layer, seen: set[str], resolved: bool) -> 
             raise VerificationError(f"{where}: output '{tensor}' is not registered as produced by it")
     kind = LAYER_KINDS[layer.kind]
     shapes = [graph.tensors[name].shape for name in layer.inputs]
-    if kind.output_shape(layer, shapes) != graph.tensors[layer.outputs[0]].shape:
+    try:
+        expected = kind.output_shape(layer, shapes)
+    except ValueError as error:
+        raise VerificationError(str(error)) from error
+    if expected != graph.tensors[layer.outputs[0]].shape:
         raise VerificationError(f'{where}: output shape does not follow from the input shapes')
-    for name in kind.weights:
+    for name, shape in kind.weight_shapes(layer).items():
         values = layer.weights.get(name)
         if values is None:
             raise VerificationError(f"{where}: missing weights '{name}'")
+        if np.shape(values) != shape:
+            raise VerificationError(f"{where}: weights '{name}' have shape {np.shape(values)}, expected {shape}")
         if not np.all(np.isfinite(values)):
             raise VerificationError(f"{where}: weights '{name}' contain NaN or infinite values")
     if resolved:

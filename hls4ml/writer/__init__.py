@@ -7,6 +7,7 @@ byte-identical files.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -18,6 +19,7 @@ import numpy as np
 import yaml
 
 from hls4ml.backends.common.project import ProjectContext, lower_project
+from hls4ml.converters.names import CPP_KEYWORDS
 from hls4ml.csim.simulation import CSimInterface
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
@@ -29,12 +31,17 @@ STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmw
 )
 
 
+@functools.cache
 def _environment(backend_dir: str) -> jinja2.Environment:
+    """One environment per backend and process; compiled templates are also kept on disk between runs."""
+    bytecode = Path(os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml') / 'jinja'
+    bytecode.mkdir(parents=True, exist_ok=True)
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES / backend_dir)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(bytecode)),
     )
 
 
@@ -71,9 +78,10 @@ def _config_yaml(config: dict[str, Any]) -> str:
 
 def check_project_names(model: Any) -> Path:
     name = model.project_name
-    if not IDENTIFIER.match(name):
+    if not IDENTIFIER.match(name) or name in CPP_KEYWORDS:
         raise ValueError(
-            f'project_name {name!r} must be a C++ identifier (letters, digits, _; not starting with a digit)'
+            f'project_name {name!r} must be a C++ identifier that is not a keyword '
+            '(letters, digits and _, not starting with a digit)'
         )
     output_dir = Path(model.output_dir)
     if output_dir.exists() and not output_dir.is_dir():

@@ -111,7 +111,10 @@ def fused_activation(source: Source, activation: Any, n_in: int) -> list[Layer]:
     if name == 'linear':
         return []
     follower = Source(source.layer, f'{source.name}_{name}', [source.name], [(n_in,)])
-    return activation_layers(follower, name)
+    layers = activation_layers(follower, name)
+    for layer in layers:  # a layer of its own: LayerType / LayerName entries of the Keras layer do not apply
+        layer.source_class = ''
+    return layers
 
 
 def _activation_name(source: Source, activation: Any) -> str:
@@ -130,6 +133,11 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
     if name in ACTIVATIONS:
         return [source.make('Activation', activation=name, n_in=n_in)]
     if name == 'softmax':
+        if len(source.input_shapes[0]) != 1:
+            raise UnsupportedLayer(
+                f'{source.origin}: softmax of a tensor of shape {source.input_shapes[0]} is not supported yet '
+                '(only 1-D inputs)'
+            )
         return [source.make('Softmax', n_in=n_in, axis=-1)]
     if name == 'leaky_relu':
         return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=0.2)]

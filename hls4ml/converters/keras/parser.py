@@ -63,6 +63,11 @@ def parse_keras_model(model: Any) -> tuple[Graph, dict[str, str]]:
             walker.convert(operation)
         except UnsupportedLayer as error:
             problems.append(str(error))
+            walker.mark_broken(operation)
+        except ValueError:
+            if not walker.downstream_of_broken(operation):
+                raise
+            walker.mark_broken(operation)  # a knock-on effect of an earlier problem: not reported twice
     if problems:
         raise KerasConversionError(f'{len(problems)} layer(s) cannot be converted: ' + '; '.join(problems))
     walker.graph.inputs = [walker.tensor_of(tensor) for tensor in functional.inputs]
@@ -79,19 +84,36 @@ class _Walker:
         self.names = NameTable()
         self.keras_outputs: dict[tuple[str, int], str] = {}  # (keras layer, tensor index) -> IR tensor
         self.origin: dict[str, str] = {}
+        self.broken: set[str] = set()
+
+    def mark_broken(self, operation: Any) -> None:
+        """Keep walking after a refused layer: its output stands in for by its first input, so the
+        layers after it are still checked for problems of their own."""
+        node = self._node(operation)
+        inputs = [self.tensor_of(tensor) for tensor in node.input_tensors] if node is not None else []
+        self.broken.add(operation.name)
+        if inputs and (operation.name, 0) not in self.keras_outputs:
+            self.keras_outputs[(operation.name, 0)] = inputs[0]
+
+    def downstream_of_broken(self, operation: Any) -> bool:
+        node = self._node(operation)
+        return node is not None and any(t._keras_history.operation.name in self.broken for t in node.input_tensors)
+
+    def _node(self, operation: Any) -> Any:
+        nodes = [node for node in operation._inbound_nodes if id(node) in self.graph_nodes]
+        return nodes[0] if len(nodes) == 1 else None
 
     def tensor_of(self, keras_tensor: Any) -> str:
         history = keras_tensor._keras_history
         return self.keras_outputs[(history.operation.name, history.tensor_index)]
 
     def convert(self, operation: Any) -> None:
-        nodes = [node for node in operation._inbound_nodes if id(node) in self.graph_nodes]
-        if len(nodes) != 1:
+        node = self._node(operation)
+        if node is None:
             raise UnsupportedLayer(
                 f'{operation.name} ({type(operation).__name__}): '
                 'layers used more than once in a model are not supported'
             )
-        node = nodes[0]
         inputs = [self.tensor_of(tensor) for tensor in node.input_tensors]
         class_name = type(operation).__name__
         if class_name in REMOVED:

@@ -7,15 +7,15 @@ import numpy as np
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph
 from hls4ml.model.passes import PassContext
-from hls4ml.model.types import FixedPrecisionType, PrecisionType
+from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
 
 
 def fuse_batchnorm(graph: Graph, context: PassContext) -> None:
     """Requires: types from the config. After: every BatchNormalization whose input is the only use of
     a Dense's output is gone, its scale and shift folded into the Dense, whose result type becomes
-    the batch normalization's. A fold is skipped when the Dense has explicit weight or bias types
-    that cannot hold the folded values (that would silently overflow), or when the Dense output is
-    a model output or traced.
+    the batch normalization's. Folding needs the Dense accumulator to be 'auto' (it is then sized
+    for the folded weights; as in hls4ml, explicit types keep both layers), explicit weight or bias
+    types that hold the folded values, and neither layer traced nor the Dense output a model output.
     """
     for layer in list(graph.layers.values()):
         if layer.kind != 'BatchNormalization':
@@ -23,7 +23,9 @@ def fuse_batchnorm(graph: Graph, context: PassContext) -> None:
         dense = graph.producer(layer.inputs[0])
         if dense.kind != 'Dense' or len(graph.consumers(dense.outputs[0])) != 1:
             continue
-        if dense.outputs[0] in graph.outputs or dense.attributes.get('trace'):
+        if dense.outputs[0] in graph.outputs or dense.attributes.get('trace') or layer.attributes.get('trace'):
+            continue
+        if not isinstance(dense.types['accum'], UnspecifiedPrecisionType):
             continue
         weight = dense.weights['weight'] * layer.weights['scale'][np.newaxis, :]
         bias = dense.weights['bias'] * layer.weights['scale'] + layer.weights['bias']

@@ -42,13 +42,14 @@ def _auto(precision: PrecisionType) -> bool:
 
 
 def integer_bits(low: float, high: float, signed: bool) -> int:
-    """Fewest integer bits (sign included) whose range holds [low, high] (truncation never exceeds it)."""
-    needed = 1 if signed else 0
+    """Fewest integer bits (sign included, possibly <= 0) whose range holds [low, high]; values are
+    written with truncation, which never leaves that range."""
+    needed = []
     if high > 0:
-        needed = max(needed, math.floor(math.log2(high)) + 1 + signed)
+        needed.append(math.floor(math.log2(high)) + 1 + signed)
     if low < 0:
-        needed = max(needed, math.ceil(math.log2(-low)) + 1)
-    return needed
+        needed.append(math.ceil(math.log2(-low)) + 1)
+    return max(needed) if needed else 0
 
 
 def fitted_type(values: np.ndarray, width: int) -> FixedPrecisionType:

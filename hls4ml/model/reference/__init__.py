@@ -1,0 +1,42 @@
+"""Numpy reference kernels: one function per C++ kernel of `templates/nnet/`, bit-exact by construction.
+
+Each function takes `FixedArray` inputs of shape (n_samples, n) (vectorised over samples), the
+layer's weights and parameters and the precision types of its config struct, and returns a
+`FixedArray` of the result type. Every write into a declared C++ variable is a `.cast(type)` here,
+in the same order, and every C++ expression is the same full-precision `FixedArray` operation, so
+the C++ and the reference give identical raw bits in both type families. The accumulation
+semantics are written down in docs/kernels.md.
+"""
+
+from hls4ml.model.reference.activations import (
+    hard_sigmoid,
+    leaky_relu,
+    linear,
+    prelu,
+    relu,
+    thresholded_relu,
+)
+from hls4ml.model.reference.batchnorm import normalize
+from hls4ml.model.reference.dense import dense
+from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, softmax_stable
+from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh
+
+__all__ = [
+    'dense',
+    'elu',
+    'hard_sigmoid',
+    'leaky_relu',
+    'linear',
+    'normalize',
+    'prelu',
+    'relu',
+    'selu',
+    'sigmoid',
+    'softmax_argmax',
+    'softmax_latency',
+    'softmax_stable',
+    'softplus',
+    'softsign',
+    'tanh',
+    'thresholded_relu',
+]

@@ -1,0 +1,34 @@
+// Algorithmic C dialect: ac_fixed/ac_int types and Catapult-style pragma spellings.
+//
+// Same macros and placement as dialect/vitis.h (read the list there). Catapult sets array
+// partitioning, reshaping, resource limits, inlining and dataflow through its directives rather
+// than source pragmas, so those macros are empty here; pipelining and unrolling are spelled as
+// Catapult source pragmas. Note for the Catapult backend: Catapult reads a loop pragma on the line
+// before the loop, so NNET_PIPELINE at the top of a loop body (only the Resource dense outer loop)
+// will need revisiting there; NNET_UNROLL is already written before its loops.
+#ifndef NNET_DIALECT_AC_H_
+#define NNET_DIALECT_AC_H_
+
+#include "ac_fixed.h"
+#include "ac_int.h"
+
+#define NNET_DIALECT_NAME "ac"
+
+#ifdef __SYNTHESIS__
+#define NNET_PRAGMA(text) _Pragma(#text)
+#define NNET_PIPELINE(ii) NNET_PRAGMA(hls_pipeline_init_interval ii)
+#define NNET_UNROLL NNET_PRAGMA(hls_unroll yes)
+#else
+#define NNET_PIPELINE(ii)
+#define NNET_UNROLL
+#endif
+
+#define NNET_INLINE
+#define NNET_INLINE_OFF
+#define NNET_ARRAY_PARTITION_COMPLETE(var)
+#define NNET_ARRAY_RESHAPE_BLOCK(var, f)
+#define NNET_ARRAY_RESHAPE_CYCLIC(var, f)
+#define NNET_ALLOCATION_MUL(count) (void)(count); // keeps a local limit "used" for -Wunused
+#define NNET_DATAFLOW
+
+#endif

@@ -1,0 +1,43 @@
+// Shared enums and small helpers of the kernel library. Kernels include this header (which pulls in
+// the dialect) and never name a vendor type: every type comes from the layer's config struct.
+#ifndef NNET_COMMON_H_
+#define NNET_COMMON_H_
+
+#include "nnet_dialect.h"
+
+namespace nnet {
+
+// How tensors travel between layers (hls4ml 1.x values).
+enum io_type { io_parallel = 0, io_stream = 1 };
+
+// How a layer trades multipliers for cycles (hls4ml 1.x values; resource_unrolled is not provided).
+enum strategy { latency = 0, resource = 1 };
+
+// Integer ceiling of a / b, usable in constant expressions.
+constexpr unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
+
+// Sign tests and comparisons, exact for every fixed-point type in both families. ap_fixed's < and >
+// can be wrong between a negative signed and a wide unsigned operand (fixed-point.md section 12);
+// comparing with the integer 0 never pairs a negative value with an unsigned one, and a
+// difference b - a is always signed, so these three never meet that case.
+template <class T> inline bool is_negative(const T &x) { return x < 0; }
+
+template <class T> inline bool is_positive(const T &x) { return x > 0; }
+
+template <class A, class B> inline bool greater_than(const A &a, const B &b) { return (b - a) < 0; }
+
+// res[i] = op(data[i]) for the n_in elements of a layer, all in parallel (the caller pipelines).
+// An op is a small struct whose `operator()(x, out, i)` writes one output; i serves the kernels
+// with per-element parameters (prelu, batch normalization).
+template <class CONFIG_T, class data_T, class res_T, class Op>
+inline void elementwise(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], const Op &op) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
+        op(data[i], res[i], i);
+    }
+}
+
+} // namespace nnet
+
+#endif

@@ -1,0 +1,85 @@
+"""The dialect pragma spellings (preprocessed with and without __SYNTHESIS__) and our hls::stream model."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from nnet_harness import NNET, TEMPLATES, compile_source, compiler
+
+pytestmark = pytest.mark.csim
+
+KERNEL_HEADERS = ['nnet_dense.h', 'nnet_activation_table.h', 'nnet_softmax.h', 'nnet_batchnorm.h', 'nnet_helpers.h']
+EXPECTED_PRAGMAS = {
+    'vitis': [
+        '#pragma HLS PIPELINE II=CONFIG_T::reuse_factor',
+        '#pragma HLS PIPELINE II=1',
+        '#pragma HLS ALLOCATION operation instances=mul limit=multiplier_limit',
+        '#pragma HLS ARRAY_PARTITION variable=acc complete',
+        '#pragma HLS ARRAY_RESHAPE variable=weights cyclic factor=block_factor',
+        '#pragma HLS INLINE',
+    ],
+    'ac': ['#pragma hls_pipeline_init_interval CONFIG_T::reuse_factor', '#pragma hls_unroll yes'],
+}
+
+
+def _preprocess(tmp_path: Path, dialect: str, synthesis: bool) -> str:
+    if compiler() is None:
+        pytest.skip('no C++ compiler')
+    for stub in ('ap_fixed.h', 'ap_int.h', 'ac_fixed.h', 'ac_int.h'):  # types do not matter to -E
+        (tmp_path / stub).write_text('')
+    source = tmp_path / 'all.cpp'
+    source.write_text(''.join(f'#include "{header}"\n' for header in KERNEL_HEADERS))
+    flags = ['-E', '-P', f'-I{tmp_path}', f'-I{NNET}']
+    flags += ['-DHLS4ML_DIALECT_AC'] if dialect == 'ac' else []
+    flags += ['-D__SYNTHESIS__'] if synthesis else []
+    process = subprocess.run([compiler(), *flags, str(source)], capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    return process.stdout
+
+
+@pytest.mark.parametrize('dialect', ['vitis', 'ac'])
+def test_pragmas_expand_only_in_synthesis(tmp_path: Path, dialect: str) -> None:
+    synthesized = _preprocess(tmp_path, dialect, synthesis=True)
+    pragmas = {line.strip() for line in synthesized.splitlines() if line.strip().startswith('#pragma')}
+    for expected in EXPECTED_PRAGMAS[dialect]:
+        assert expected in pragmas, f'{expected!r} missing; got {sorted(pragmas)}'
+    assert '#pragma' not in _preprocess(tmp_path, dialect, synthesis=False)
+
+
+STREAM_PROGRAM = r"""
+#include <cstdio>
+#include "hls_stream.h"
+int main(int argc, char **) {
+    hls::stream<int> fifo("layer2_out");
+    fifo.write(1);
+    fifo << 2;
+    std::printf("%d %zu %d\n", int(fifo.empty()), fifo.size(), int(fifo.full()));
+    int value = 0;
+    fifo >> value;
+    const int second = fifo.read();
+    std::printf("%d %d\n", value, second);
+    const bool read_from_empty = fifo.read_nb(value);
+    const bool written = fifo.write_nb(7);
+    std::printf("%d %d\n", int(read_from_empty), int(written));
+    const bool read_seven = fifo.read_nb(value);
+    std::printf("%d %d %d\n", int(read_seven), value, int(fifo.empty()));
+    if (argc > 1)
+        fifo.read();  // empty: must abort with the stream's name
+    return 0;
+}
+"""
+
+
+def test_hls_stream_model() -> None:
+    if compiler() is None:
+        pytest.skip('no C++ compiler')
+    flags = ['-std=c++14', '-Wall', '-Wextra', '-Werror', f'-I{TEMPLATES / "stream"}']
+    executable = compile_source(STREAM_PROGRAM, flags, [TEMPLATES / 'stream'], 'hls-stream')
+    normal = subprocess.run([str(executable)], capture_output=True, text=True)
+    assert normal.returncode == 0
+    assert normal.stdout.split('\n')[:4] == ['0 2 0', '1 2', '0 1', '1 7 1']
+    failing = subprocess.run([str(executable), 'read-empty'], capture_output=True, text=True)
+    assert failing.returncode != 0
+    assert "hls::stream 'layer2_out': read from an empty stream" in failing.stderr

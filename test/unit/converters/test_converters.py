@@ -1,0 +1,123 @@
+"""The converter entry points: `convert_from_keras_model` settings and `convert_from_config` (dict, YAML)."""
+
+from __future__ import annotations
+
+import copy
+
+import keras
+import numpy as np
+import pytest
+import yaml
+
+from hls4ml.converters import convert_from_config, convert_from_keras_model, parse_yaml_config
+
+
+@pytest.fixture(scope='module')
+def model() -> keras.Model:
+    inputs = keras.Input((4,), name='x')
+    return keras.Model(inputs, keras.layers.Dense(3, activation='relu', name='fc')(inputs))
+
+
+def test_keras_model_settings_reach_the_config(model, tmp_path) -> None:
+    hls_model = convert_from_keras_model(
+        model,
+        output_dir=str(tmp_path / 'prj'),
+        project_name='top',
+        backend='Vivado',
+        part='xc7z020clg400-1',
+        clock_period=10,
+        input_data_tb='in.npy',
+        output_data_tb='out.npy',
+    )
+    config = hls_model.config
+    assert (config['OutputDir'], config['ProjectName'], config['Backend']) == (str(tmp_path / 'prj'), 'top', 'Vivado')
+    assert (config['Part'], config['ClockPeriod'], config['ClockUncertainty']) == ('xc7z020clg400-1', 10, '12.5%')
+    assert (config['InputData'], config['OutputPredictions']) == ('in.npy', 'out.npy')
+    assert config['KerasModel'] is model
+    assert not (tmp_path / 'prj').exists()  # converting writes nothing
+
+
+def test_model_defaults_are_only_filled_in(model, tmp_path) -> None:
+    hls_config = {'Model': {'ReuseFactor': 2}, 'LayerName': {'fc': {'Trace': True}}}
+    given = copy.deepcopy(hls_config)
+    hls_model = convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), hls_config=hls_config)
+    assert hls_model.config['HLSConfig']['Model'] == {'ReuseFactor': 2, 'Precision': 'fixed<16,6>'}
+    assert hls_model.config['HLSConfig']['LayerName'] == {'fc': {'Trace': True}}
+    assert hls_config == given  # the caller's dictionary is not edited
+    assert hls_model.graph.layers['fc'].attributes['reuse_factor'] == 2
+
+
+@pytest.mark.parametrize(
+    'hls_config, words',
+    [
+        ({'Flows': ['vivado:fifo_depth_optimization']}, ["'Flows'", 'not supported']),
+        ({'Models': {}}, ["'Models'"]),
+    ],
+)
+def test_bad_hls_config_sections_are_refused(model, tmp_path, hls_config, words) -> None:
+    with pytest.raises(ValueError) as caught:
+        convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), hls_config=hls_config)
+    for word in words:
+        assert word in str(caught.value)
+
+
+def test_empty_optimizer_lists_are_accepted(model, tmp_path) -> None:
+    hls_config = {'Flows': [], 'Optimizers': [], 'SkipOptimizers': []}
+    convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), hls_config=hls_config)
+
+
+def test_bit_exact_is_refused_for_now(model, tmp_path) -> None:
+    with pytest.raises(ValueError, match='bit_exact'):
+        convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), bit_exact=True)
+
+
+def test_convert_from_a_config_dictionary(model, tmp_path) -> None:
+    hls_model = convert_from_config(
+        {
+            'KerasModel': model,
+            'OutputDir': str(tmp_path / 'prj'),
+            'ProjectName': 'from_dict',
+            'Backend': 'Vitis',
+            'ClockPeriod': 4,
+            'IOType': 'io_parallel',
+            'HLSConfig': {'LayerName': {'fc': {'Precision': {'weight': 'fixed<8,2>'}}}},
+        }
+    )
+    assert (hls_model.project_name, hls_model.config['Backend'], hls_model.config['ClockPeriod']) == (
+        'from_dict',
+        'Vitis',
+        4,
+    )
+    assert str(hls_model.graph.layers['fc'].types['weight']) == 'fixed<8,2>'
+
+
+def test_convert_from_a_yaml_file_naming_a_saved_model(model, tmp_path) -> None:
+    model_path = tmp_path / 'model.keras'
+    model.save(model_path)
+    config_path = tmp_path / 'config.yml'
+    settings = {
+        'KerasModel': str(model_path),
+        'OutputDir': str(tmp_path / 'prj'),
+        'ProjectName': 'from_yaml',
+        'Part': 'xcku115-flvb2104-2-i',
+        'HLSConfig': {'Model': {'Precision': 'fixed<12,4>', 'ReuseFactor': 3}},
+    }
+    config_path.write_text(yaml.safe_dump(settings))
+    assert parse_yaml_config(config_path) == settings
+    hls_model = convert_from_config(str(config_path))
+    assert (hls_model.project_name, hls_model.config['Part']) == ('from_yaml', 'xcku115-flvb2104-2-i')
+    dense = hls_model.graph.layers['fc']
+    assert str(dense.types['weight']) == 'fixed<12,4>' and dense.attributes['reuse_factor'] == 3
+    np.testing.assert_array_equal(dense.weights['weight'], keras.ops.convert_to_numpy(model.get_layer('fc').kernel))
+
+
+def test_a_yaml_file_that_is_not_a_mapping_is_refused(tmp_path) -> None:
+    path = tmp_path / 'config.yml'
+    path.write_text('- just\n- a list\n')
+    with pytest.raises(ValueError, match='mapping'):
+        parse_yaml_config(path)
+
+
+def test_a_config_without_a_model_is_refused(tmp_path) -> None:
+    with pytest.raises(ValueError, match='KerasModel'):
+        convert_from_config({'OutputDir': str(tmp_path / 'prj')})

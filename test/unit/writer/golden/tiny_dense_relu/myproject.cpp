@@ -1,0 +1,40 @@
+// The top-level function of myproject (written by hls4ml; do not edit).
+#include "myproject.h"
+#include "parameters.h"
+
+// The top-level interface pragmas (Vitis spelling); empty in C-simulation, which must stay warning-free.
+#ifdef __SYNTHESIS__
+#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
+#else
+#define HLS4ML_TOP_PRAGMA(text)
+#endif
+
+#ifndef __SYNTHESIS__
+#include "nnet_utils/nnet_helpers.h"
+
+// Trace hooks: the C-simulation bridge points these at its buffers (null: tracing off).
+static double *myproject_trace_buffers[2];
+#endif
+
+void myproject(
+    const layer1_result_t layer1_out[3],
+    layer3_result_t layer3_out[2]
+) {
+    HLS4ML_TOP_PRAGMA(HLS ARRAY_RESHAPE variable=layer1_out complete dim=0)
+    HLS4ML_TOP_PRAGMA(HLS INTERFACE ap_vld port=layer1_out)
+    HLS4ML_TOP_PRAGMA(HLS ARRAY_PARTITION variable=layer3_out complete dim=0)
+    HLS4ML_TOP_PRAGMA(HLS INTERFACE ap_vld port=layer3_out)
+    NNET_PIPELINE(1)
+
+    layer2_result_t layer2_out[2]; // fc
+    NNET_ARRAY_PARTITION_COMPLETE(layer2_out)
+
+    // fc (Dense)
+    nnet::dense<layer1_result_t, layer2_result_t, config2>(layer1_out, layer2_out, w2, b2);
+    // fc_relu (Activation)
+    nnet::relu<layer2_result_t, layer3_result_t, config3>(layer2_out, layer3_out);
+#ifndef __SYNTHESIS__
+    nnet::trace_output<layer2_result_t, 2>(layer2_out, myproject_trace_buffers[0]);
+    nnet::trace_output<layer3_result_t, 2>(layer3_out, myproject_trace_buffers[1]);
+#endif
+}
