@@ -6,7 +6,7 @@ from hls4ml.backends.vitis.backend import VitisBackend
 
 PLANNED = ('oneapi', 'catapult', 'quartus', 'vivadoaccelerator', 'libero', 'symbolicexpression')
 _BACKENDS = {
-    'vitis': VitisBackend('Vitis', clock_uncertainty='27%'),
+    'vitis': VitisBackend('Vitis', clock_uncertainty='27%', emulation_constants=True),
     'vivado': VitisBackend('Vivado', clock_uncertainty='12.5%'),
 }
 

@@ -41,6 +41,7 @@ class LayerSettings:
     trace: bool = False
     table_size: int = 1024
     implementation: str = 'stable'
+    skip: bool = False
 
 
 class HLSConfig:
@@ -133,8 +134,8 @@ class HLSConfig:
             precision = entry.get('Precision')
             if isinstance(precision, dict) and var in precision:
                 return parse_precision(precision[var], f"{where}['Precision'][{var!r}]")
-            if isinstance(precision, str):
-                return parse_precision(precision, f"{where}['Precision']")
+            if isinstance(precision, str) and default == 'auto':  # a layer default, as in hls4ml: the
+                return parse_precision(precision, f"{where}['Precision']")  # tables keep their own types
         if var in self.model_precision:
             return self.model_precision[var]
         if default == 'auto':  # not configured anywhere: the model default, as in hls4ml
@@ -150,6 +151,8 @@ class HLSConfig:
             settings.trace = bool(entry['Trace'])
         if 'TableSize' in entry:
             settings.table_size = _table_size(entry['TableSize'], f"{where}['TableSize']")
+        if 'Skip' in entry:
+            settings.skip = bool(entry['Skip'])
         if 'Implementation' in entry:
             settings.implementation = _choice(
                 entry['Implementation'], SOFTMAX_IMPLEMENTATIONS, f"{where}['Implementation']"
@@ -167,7 +170,8 @@ def _check_layer_keys(entry: dict[str, Any], kind: LayerKind, where: str) -> Non
     _check_keys(entry, allowed, f'{where} ({kind.name})')
     precision = entry.get('Precision')
     if isinstance(precision, dict):
-        _check_keys(precision, set(kind.type_defaults), f"{where}['Precision'] ({kind.name})")
+        ignored = set(kind.ignored_precisions)
+        _check_keys(precision, set(kind.type_defaults) | ignored, f"{where}['Precision'] ({kind.name})")
     elif precision is not None and not isinstance(precision, str):
         raise ValueError(f"{where}['Precision'] must be a string or a dict, got {precision!r}")
 

@@ -13,6 +13,7 @@ from hls4ml.model.passes import PassContext
 from hls4ml.model.passes.fuse_batchnorm import fuse_batchnorm
 from hls4ml.model.passes.infer_precision import infer_precision
 from hls4ml.model.passes.remove_linear_activation import remove_linear_activation
+from hls4ml.model.passes.skip_softmax import skip_softmax
 from hls4ml.model.passes.validate_reuse_factor import validate_reuse_factor
 from hls4ml.model.verify import verify
 
@@ -21,6 +22,7 @@ Pass = Callable[[Graph, PassContext], None]
 CONVERT_FLOW: tuple[tuple[str, Pass], ...] = (
     ('fuse_batchnorm', fuse_batchnorm),
     ('remove_linear_activation', remove_linear_activation),
+    ('skip_softmax', skip_softmax),
     ('infer_precision', infer_precision),
     ('validate_reuse_factor', validate_reuse_factor),
 )

@@ -12,12 +12,13 @@ from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, Tensor, format_graph
 from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.passes import PassContext
+from hls4ml.model.verify import verify
 
 LAYER_SETTINGS = {
     'Dense': ('reuse_factor', 'strategy'),
     'Activation': ('table_size',),
     'ParametrizedActivation': ('table_size',),
-    'Softmax': ('table_size', 'implementation'),
+    'Softmax': ('table_size', 'implementation', 'skip'),
 }
 
 
@@ -29,6 +30,7 @@ class ModelGraph:
         self.backend = get_backend(config['Backend'])
         self.hls_config = HLSConfig(config.get('HLSConfig'))
         self.graph = graph
+        verify(graph, resolved=False)  # NaN weights, bad shapes: refused before any pass runs
         self._apply_config(origin or {})
         self.context = PassContext(self.hls_config.default_precision, self.hls_config.maximum)
         self.applied_passes = run_flow(graph, self.context)

@@ -32,6 +32,7 @@ class LayerKind:
     weights: tuple[str, ...]
     config_keys: tuple[str, ...]
     output_shape: Callable[[Layer, list[Shape]], Shape]
+    ignored_precisions: tuple[str, ...] = ()  # hls4ml 1.x keys accepted for compatibility, unused here
 
     def weight_shapes(self, layer: Layer) -> dict[str, Shape]:
         """The shape each weight array must have."""
@@ -119,8 +120,11 @@ LAYER_KINDS: dict[str, LayerKind] = {
                 'accum': DEFAULT_SOFTMAX_PRECISION,
             },
             (),
-            (*COMMON_KEYS, *TABLE_KEYS, 'Implementation'),
+            (*COMMON_KEYS, *TABLE_KEYS, 'Implementation', 'Skip'),
             _same_shape,
+            # hls4ml's softmax has a 'table' and an 'inv_inp' type that this kernel does not use: the
+            # sum is kept in accum and indexes inv_table exactly (see docs/kernels.md)
+            ignored_precisions=('table', 'inv_inp'),
         ),
     )
 }

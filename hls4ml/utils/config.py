@@ -65,6 +65,8 @@ def layer_entry(kind_name: str, default_reuse_factor: int) -> dict[str, Any]:
         entry['TableSize'] = 1024
     if 'Implementation' in kind.config_keys:
         entry['Implementation'] = 'stable'
+    if 'Skip' in kind.config_keys:
+        entry['Skip'] = False
     return entry
 
 

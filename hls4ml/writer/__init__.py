@@ -24,6 +24,7 @@ from hls4ml.csim.simulation import CSimInterface
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 IDENTIFIER = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
+RESERVED_NAMESPACES = ('nnet', 'hls', 'std', 'hls4ml_fixed')  # namespaces the generated code uses
 STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmware/)
     ('fixed', 'ap_types'),
     ('stream', 'ap_types'),
@@ -78,9 +79,10 @@ def _config_yaml(config: dict[str, Any]) -> str:
 
 def check_project_names(model: Any) -> Path:
     name = model.project_name
-    if not IDENTIFIER.match(name) or name in CPP_KEYWORDS:
+    if not IDENTIFIER.match(name) or name in CPP_KEYWORDS or name in RESERVED_NAMESPACES:
         raise ValueError(
-            f'project_name {name!r} must be a C++ identifier that is not a keyword '
+            f'project_name {name!r} must be a C++ identifier that is neither a keyword nor one of '
+            f'the namespaces {", ".join(RESERVED_NAMESPACES)} '
             '(letters, digits and _, not starting with a digit)'
         )
     output_dir = Path(model.output_dir)

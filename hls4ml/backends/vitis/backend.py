@@ -16,6 +16,7 @@ class VitisBackend:
     family: str = 'ap'
     template_dir: str = 'vitis'
     default_part: str = 'xcvu13p-flga2577-2-e'
+    emulation_constants: bool = False  # only Vitis has WriterConfig.WriteEmulationConstants in hls4ml 1.x
 
     def create_initial_config(
         self,
@@ -50,7 +51,10 @@ class VitisBackend:
                 'WriteWeightsTxt': write_weights_txt,
                 'WriteTar': write_tar,
                 'TBOutputStream': tb_output_stream,
-                'WriteEmulationConstants': write_emulation_constants,
             },
         }
+        if self.emulation_constants:
+            config['WriterConfig']['WriteEmulationConstants'] = write_emulation_constants
+        elif write_emulation_constants:
+            unknown['write_emulation_constants'] = write_emulation_constants
         return config, set(unknown)

@@ -31,7 +31,10 @@ def infer_precision(graph: Graph, context: PassContext) -> None:
     for layer in graph.layers.values():
         rule = RULES.get(layer.kind)
         if rule is not None:
-            rule(graph, layer, context)
+            try:
+                rule(graph, layer, context)
+            except ValueError as error:  # e.g. an inferred type wider than the supported maximum
+                raise ValueError(f'{layer.describe()}: {error}; set a narrower type or Precision maximum') from error
         for var, precision in layer.types.items():
             if _auto(precision):
                 layer.types[var] = context.default_precision

@@ -104,6 +104,15 @@ def test_softmax_implementations(implementation: str, tmp_path) -> None:
         check(hls_model, model, x, atol=0.03 if implementation == 'latency' else 0.02)
 
 
+def test_skipped_softmax_outputs_the_logits(tmp_path) -> None:
+    model = _model(keras.layers.Dense(4, name='logits'), keras.layers.Softmax(name='probabilities'))
+    hls_model = convert(model, tmp_path, probabilities={'Skip': True})
+    assert [layer.name for layer in hls_model.get_layers()][-1] == 'logits'
+    x = _inputs(50)
+    logits = keras.Model(model.inputs, model.get_layer('logits').output).predict(x, verbose=0)
+    np.testing.assert_allclose(hls_model.predict(x), logits, atol=0.02)
+
+
 def test_softmax_fed_by_a_wide_auto_type_is_not_uniform(tmp_path) -> None:
     """hls4ml 1.3.0 outputs 1/N here (its table index uses the top bits of the wide type)."""
     model = _model(keras.layers.Dense(5, activation='softmax'))

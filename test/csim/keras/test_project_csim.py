@@ -175,3 +175,18 @@ def test_example_mlp_meets_the_accuracy_contract(tmp_path) -> None:
         agreement[granularity] = np.mean(hls_model.predict(x[4000:]).argmax(axis=1) == reference)
     assert agreement['model'] >= 0.99
     assert agreement['name'] >= agreement['model']
+
+
+def test_generated_code_computes_the_same_bits_with_the_vendor_headers(written_project, monkeypatch) -> None:
+    """The project compiled against the real Xilinx ap_types (when this machine has them) == ours."""
+    from vendor import vendor_headers
+
+    folder = vendor_headers('ap')
+    if folder is None:
+        pytest.skip('the vendor ap_types are not on this machine (made by shared/bench/peer_compare.sh)')
+    _, hls_model, x, _ = written_project
+    ours = hls_model.predict(x)
+    monkeypatch.setenv('HLS4ML_AP_TYPES', str(folder))
+    hls_model.compile()
+    assert str(folder) in [str(path) for path in hls_model.csim_interface.include_dirs]
+    np.testing.assert_array_equal(hls_model.predict(x), ours)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import jinja2
 import numpy as np
+from vendor import vendor_headers
 
 from hls4ml.model.fixed import FixedArray
 
@@ -26,8 +27,7 @@ REPO = Path(__file__).resolve().parents[3]
 TEMPLATES = REPO / 'hls4ml' / 'templates'
 NNET = TEMPLATES / 'nnet'
 OWN_TYPES = TEMPLATES / 'fixed'
-PEER_TEMPLATES = Path.home() / '.cache/hls4ml-peer/venv/lib/python3.11/site-packages/hls4ml/templates'
-VENDOR_TYPES = {'ap': PEER_TEMPLATES / 'vivado' / 'ap_types', 'ac': PEER_TEMPLATES / 'catapult/ac_types/include'}
+VENDOR_TYPES = {family: vendor_headers(family) for family in ('ap', 'ac')}
 TYPE_HEADER = {'ap': 'ap_fixed.h', 'ac': 'ac_fixed.h'}
 WARNING_FLAGS = ['-Wall', '-Wextra', '-Werror']
 
@@ -41,13 +41,14 @@ class HeaderSet:
 
     @property
     def include(self) -> Path:
-        return OWN_TYPES if self.origin == 'own' else VENDOR_TYPES[self.family]
+        folder = OWN_TYPES if self.origin == 'own' else VENDOR_TYPES[self.family]
+        return folder if folder is not None else Path('/nonexistent')
 
     def missing(self) -> str | None:
         """Why these headers cannot be used here, or None."""
         if (self.include / TYPE_HEADER[self.family]).is_file():
             return None
-        return f'{self.origin} {self.family} headers not found ({self.include / TYPE_HEADER[self.family]})'
+        return f'{self.origin} {self.family} headers not found (the benchmark peer venv is not installed here)'
 
     def flags(self) -> list[str]:
         # -isystem: warnings inside the type headers are not ours to fix; -Werror covers the kernels.

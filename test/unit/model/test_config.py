@@ -328,3 +328,19 @@ def test_layer_type_dense_precision_string_leaves_the_split_activation_alone(den
 def test_unknown_hls_config_key_is_refused_by_the_converter(dense_relu, tmp_path) -> None:
     with pytest.raises(ValueError, match="'LayerNames'"):
         convert(dense_relu, {'LayerNames': {}}, tmp_path)
+
+
+def test_a_layer_precision_string_leaves_table_types_alone() -> None:
+    """As in hls4ml 1.x, a plain-string layer Precision is the layer's default, not its table types."""
+    config = HLSConfig({'LayerName': {'sm': {'Precision': 'fixed<12,4>'}}})
+    settings = config.resolve('sm', 'Softmax', 'Softmax')
+    assert settings.precisions['result'] == parse_precision('fixed<12,4>')
+    assert settings.precisions['accum'] == parse_precision('fixed<18,8,RND,SAT>')
+    assert settings.precisions['exp_table'] == parse_precision('fixed<18,8,RND,SAT>')
+
+
+def test_hls4ml_softmax_config_keys_are_accepted() -> None:
+    """Configs saved by hls4ml 1.x carry Skip and the 'table'/'inv_inp' precisions of its softmax."""
+    entry = {'Skip': False, 'Precision': {'table': 'fixed<18,8>', 'inv_inp': 'fixed<18,8,RND,SAT>'}}
+    settings = HLSConfig({'LayerName': {'sm': entry}}).resolve('sm', 'Softmax', 'Softmax')
+    assert settings.skip is False

@@ -34,6 +34,7 @@ SOFTMAX_ENTRY = {
     'ReuseFactor': 1,
     'TableSize': 1024,
     'Implementation': 'stable',
+    'Skip': False,
 }
 INPUT_ENTRY = {'Trace': False, 'Precision': {'result': 'auto'}}
 BN_ENTRY = {'Trace': False, 'Precision': {'result': 'auto', 'scale': 'auto', 'bias': 'auto'}, 'ReuseFactor': 1}
