@@ -30,6 +30,8 @@ class ProjectContext:
     clock_period: float
     clock_uncertainty: str
     io_type: str
+    pipeline_style: str = 'pipeline'  # of the top function: 'pipeline' (II below) or 'dataflow'
+    pipeline_interval: int = 1
     typedefs: list[tuple[str, str]] = field(default_factory=list)  # (name, C++ type)
     inputs: list[Port] = field(default_factory=list)
     outputs: list[Port] = field(default_factory=list)
@@ -72,7 +74,25 @@ def lower_project(model: Any) -> ProjectContext:
         raise ValueError('a model output is one of its inputs; there is nothing to compute for it')
     project.intermediates = [port for name, port in ports.items() if name not in graph.inputs + graph.outputs]
     project.traces = _traced(model, ports)
+    project.pipeline_style, project.pipeline_interval = _pipeline(model)
     return project
+
+
+def _pipeline(model: Any) -> tuple[str, int]:
+    """The top-level schedule, as hls4ml chooses it unless Model.PipelineStyle/PipelineInterval say:
+    a Resource layer makes it a dataflow of layers, otherwise one pipeline at the largest reuse factor."""
+    settings = model.hls_config.model
+    layers = model.graph.layers.values()
+    largest = max((layer.attributes.get('reuse_factor', 1) for layer in layers), default=1)
+    style = str(settings.get('PipelineStyle', 'auto')).lower()
+    if style not in ('auto', 'pipeline', 'dataflow'):
+        raise ValueError(f"hls_config['Model']['PipelineStyle'] must be auto, pipeline or dataflow, got {style!r}")
+    if style == 'auto':
+        style = 'dataflow' if any(layer.attributes.get('strategy') == 'resource' for layer in layers) else 'pipeline'
+    interval = settings.get('PipelineInterval', largest)
+    if isinstance(interval, bool) or not isinstance(interval, int) or interval < 1:
+        raise ValueError(f"hls_config['Model']['PipelineInterval'] must be a positive integer, got {interval!r}")
+    return style, interval
 
 
 def _port(context: LoweringContext, tensor_name: str) -> Port:

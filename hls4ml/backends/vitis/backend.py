@@ -40,21 +40,22 @@ class VitisBackend:
             raise ValueError(f'clock_period must be a positive number of ns, got {clock_period!r}')
         if tb_output_stream not in ('both', 'stdout', 'file'):
             raise ValueError(f"tb_output_stream must be 'both', 'stdout' or 'file', got {tb_output_stream!r}")
+        writer: dict[str, Any] = {
+            'Namespace': namespace,
+            'WriteWeightsTxt': write_weights_txt,
+            'WriteTar': write_tar,
+            'TBOutputStream': tb_output_stream,
+        }
         config = {
             'Part': part or self.default_part,
             'ClockPeriod': clock_period,
             'ClockUncertainty': clock_uncertainty or self.clock_uncertainty,
             'IOType': io_type,
             'HLSConfig': {},
-            'WriterConfig': {
-                'Namespace': namespace,
-                'WriteWeightsTxt': write_weights_txt,
-                'WriteTar': write_tar,
-                'TBOutputStream': tb_output_stream,
-            },
+            'WriterConfig': writer,
         }
         if self.emulation_constants:
-            config['WriterConfig']['WriteEmulationConstants'] = write_emulation_constants
+            writer['WriteEmulationConstants'] = write_emulation_constants
         elif write_emulation_constants:
             unknown['write_emulation_constants'] = write_emulation_constants
         return config, set(unknown)

@@ -54,6 +54,7 @@ class Source:
 
 Handler = Callable[[Source], list[Layer]]
 HANDLERS: dict[str, Handler] = {}
+PRODUCES: dict[str, tuple[str, ...]] = {}  # Keras class -> the IR kinds its handler can emit (for docs)
 REMOVED = (
     'Dropout',
     'SpatialDropout1D',
@@ -64,10 +65,13 @@ REMOVED = (
 )
 
 
-def handles(*class_names: str) -> Callable[[Handler], Handler]:
+def handles(*class_names: str, produces: tuple[str, ...]) -> Callable[[Handler], Handler]:
+    """Register `handler` for the Keras classes; `produces` lists the IR kinds it may emit."""
+
     def register(handler: Handler) -> Handler:
         for class_name in class_names:
             HANDLERS[class_name] = handler
+            PRODUCES[class_name] = produces
         return handler
 
     return register
@@ -87,7 +91,7 @@ def _features(source: Source) -> int:
     return shape[0]
 
 
-@handles('InputLayer')
+@handles('InputLayer', produces=('Input',))
 def input_layer(source: Source) -> list[Layer]:
     shape = tuple(source.layer.batch_shape[1:])
     if any(dim is None for dim in shape):
@@ -95,7 +99,7 @@ def input_layer(source: Source) -> list[Layer]:
     return [source.make('Input', inputs=[], shape=shape)]
 
 
-@handles('Dense')
+@handles('Dense', produces=('Dense', *('Activation', 'ParametrizedActivation', 'HardActivation', 'Softmax')))
 def dense(source: Source) -> list[Layer]:
     n_in = _features(source)
     kernel = _array(source.layer.kernel)
@@ -146,12 +150,12 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
     raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
 
 
-@handles('Activation')
+@handles('Activation', produces=('Activation', 'ParametrizedActivation', 'HardActivation', 'Softmax'))
 def activation(source: Source) -> list[Layer]:
     return activation_layers(source, _activation_name(source, source.config['activation']))
 
 
-@handles('ReLU')
+@handles('ReLU', produces=('Activation', 'ParametrizedActivation'))
 def relu(source: Source) -> list[Layer]:
     config = source.config
     if config.get('max_value') is not None:
@@ -167,14 +171,14 @@ def relu(source: Source) -> list[Layer]:
     return activation_layers(source, 'relu')
 
 
-@handles('LeakyReLU')
+@handles('LeakyReLU', produces=('ParametrizedActivation',))
 def leaky_relu(source: Source) -> list[Layer]:
     slope = float(source.config['negative_slope'])
     n_in = int(np.prod(source.input_shapes[0]))
     return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=slope)]
 
 
-@handles('ELU')
+@handles('ELU', produces=('ParametrizedActivation',))
 def elu(source: Source) -> list[Layer]:
     n_in = int(np.prod(source.input_shapes[0]))
     return [
@@ -182,14 +186,14 @@ def elu(source: Source) -> list[Layer]:
     ]
 
 
-@handles('PReLU')
+@handles('PReLU', produces=('PReLU',))
 def prelu(source: Source) -> list[Layer]:
     shape = source.input_shapes[0]
     alpha = np.broadcast_to(_array(source.layer.alpha), shape).reshape(-1).copy()
     return [source.make('PReLU', n_in=int(np.prod(shape)), weights={'alpha': alpha})]
 
 
-@handles('Softmax')
+@handles('Softmax', produces=('Softmax',))
 def softmax(source: Source) -> list[Layer]:
     axis = source.config.get('axis', -1)
     if axis not in (-1, len(source.input_shapes[0])) and axis != [-1]:
@@ -197,7 +201,7 @@ def softmax(source: Source) -> list[Layer]:
     return activation_layers(source, 'softmax')
 
 
-@handles('BatchNormalization')
+@handles('BatchNormalization', produces=('BatchNormalization',))
 def batch_normalization(source: Source) -> list[Layer]:
     layer, config = source.layer, source.config
     if config.get('axis') not in (-1, [-1], len(source.input_shapes[0])):
