@@ -105,38 +105,30 @@ def _quantized(layer: Layer, name: str) -> np.ndarray:
     )
 
 
-def _dense(graph: Graph, layer: Layer, context: PassContext) -> None:
-    _fit_weights(layer, ('weight', 'bias'), context)
+def _infer_affine(graph: Graph, layer: Layer, context: PassContext, factor: str, summed: bool) -> None:
+    """Overflow-free types for y_j = sum_i x_i * factor_ij + bias_j (Dense, `summed`) or for
+    y_j = x_j * factor_j + bias_j (BatchNormalization)."""
+    _fit_weights(layer, (factor, 'bias'), context)
     source = _input_fixed(graph, layer, context)
-    weight_type, bias_type = layer.types['weight'], layer.types['bias']
-    if (
-        source is None
-        or not isinstance(weight_type, FixedPrecisionType)
-        or not isinstance(bias_type, FixedPrecisionType)
-    ):
+    factor_type, bias_type = layer.types[factor], layer.types['bias']
+    if not all(isinstance(t, FixedPrecisionType) for t in (source, factor_type, bias_type)):
         return
-    weights, biases = _quantized(layer, 'weight'), _quantized(layer, 'bias')
-    bound = float((np.abs(weights).sum(axis=0) * _magnitude(source) + np.abs(biases)).max(initial=0.0))
-    signed = source.signed or bool((weights < 0).any()) or bool((biases < 0).any())
-    fraction = max(source.fractional + weight_type.fractional, bias_type.fractional)
+    assert isinstance(source, FixedPrecisionType) and isinstance(factor_type, FixedPrecisionType)
+    assert isinstance(bias_type, FixedPrecisionType)
+    factors, biases = _quantized(layer, factor), _quantized(layer, 'bias')
+    magnitudes = np.abs(factors).sum(axis=0) if summed else np.abs(factors)
+    bound = float((magnitudes * _magnitude(source) + np.abs(biases)).max(initial=0.0))
+    signed = source.signed or bool((factors < 0).any()) or bool((biases < 0).any())
+    fraction = max(source.fractional + factor_type.fractional, bias_type.fractional)
     _set_sum_types(layer, _sum_type(fraction, bound, signed, context))
+
+
+def _dense(graph: Graph, layer: Layer, context: PassContext) -> None:
+    _infer_affine(graph, layer, context, 'weight', summed=True)
 
 
 def _batchnorm(graph: Graph, layer: Layer, context: PassContext) -> None:
-    _fit_weights(layer, ('scale', 'bias'), context)
-    source = _input_fixed(graph, layer, context)
-    scale_type, bias_type = layer.types['scale'], layer.types['bias']
-    if (
-        source is None
-        or not isinstance(scale_type, FixedPrecisionType)
-        or not isinstance(bias_type, FixedPrecisionType)
-    ):
-        return
-    scales, biases = _quantized(layer, 'scale'), _quantized(layer, 'bias')
-    bound = float((np.abs(scales) * _magnitude(source) + np.abs(biases)).max(initial=0.0))
-    signed = source.signed or bool((scales < 0).any()) or bool((biases < 0).any())
-    fraction = max(source.fractional + scale_type.fractional, bias_type.fractional)
-    _set_sum_types(layer, _sum_type(fraction, bound, signed, context))
+    _infer_affine(graph, layer, context, 'scale', summed=False)
 
 
 def _set_sum_types(layer: Layer, inferred: FixedPrecisionType) -> None:
