@@ -285,7 +285,7 @@ def driver_source(family: str, entries: list[str]) -> str:
 
 @pytest.mark.csim
 @pytest.mark.parametrize('file_name', GOLDEN_FILES or ['<missing>'])
-def test_golden_file(file_name, cpp_builder):
+def test_golden_file(file_name, cpp_builder, record_property):
     if not GOLDEN_FILES:
         pytest.skip(f'golden vectors not found at {GOLDEN}')
     family, kind = kind_of(file_name)
@@ -311,9 +311,10 @@ def test_golden_file(file_name, cpp_builder):
         if bad:
             mismatches.append(f'{",".join(bad)}: row {dict(row)} -> got {out!r}')
     skipped = len(rows) - len(checked)
-    print(
-        f'{file_name}: {len(checked)} checked, {skipped} skipped (quirk), {len(mismatches)} mismatched, '
-        f'{len(entries)} instantiations, {"cached" if build.cached else "compiled"}'
+    record_property(
+        'golden',
+        f'C++ headers   {file_name}: {len(checked)} rows checked, {skipped} skipped (vendor quirk), '
+        f'{len(mismatches)} mismatched ({len(entries)} instantiations)',
     )
     first = '\n'.join(mismatches[:8])
     assert not mismatches, f'{len(mismatches)} mismatches in {file_name}, first ones:\n{first}'
