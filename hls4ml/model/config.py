@@ -42,6 +42,7 @@ class LayerSettings:
     table_size: int = 1024
     implementation: str = 'stable'
     skip: bool = False
+    parallelization_factor: int = 1
 
 
 class HLSConfig:
@@ -151,6 +152,10 @@ class HLSConfig:
             settings.trace = bool(entry['Trace'])
         if 'TableSize' in entry:
             settings.table_size = _table_size(entry['TableSize'], f"{where}['TableSize']")
+        if 'ParallelizationFactor' in entry:
+            settings.parallelization_factor = _reuse_factor(
+                entry['ParallelizationFactor'], f"{where}['ParallelizationFactor']"
+            )
         if 'Skip' in entry:
             settings.skip = bool(entry['Skip'])
         if 'Implementation' in entry:

@@ -14,8 +14,13 @@ from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.passes import PassContext
 from hls4ml.model.verify import verify
 
+CONV_SETTINGS = ('reuse_factor', 'strategy', 'parallelization_factor')
 LAYER_SETTINGS = {
     'Dense': ('reuse_factor', 'strategy'),
+    'Conv1D': CONV_SETTINGS,
+    'Conv2D': CONV_SETTINGS,
+    'DepthwiseConv1D': CONV_SETTINGS,
+    'DepthwiseConv2D': CONV_SETTINGS,
     'Activation': ('table_size',),
     'ParametrizedActivation': ('table_size',),
     'Softmax': ('table_size', 'implementation', 'skip'),

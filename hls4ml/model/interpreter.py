@@ -13,6 +13,8 @@ import numpy as np
 
 from hls4ml.model import reference
 from hls4ml.model.fixed import FixedArray, quantize
+from hls4ml.model.interpreter_spatial import SPATIAL_KERNELS
+from hls4ml.model.interpreter_structure import COMBINE_KINDS, MOVE_KINDS, combine, move
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.types import FixedPrecisionType
@@ -80,6 +82,8 @@ def _softmax(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArr
 
 
 KERNELS: dict[str, Kernel] = {
+    **SPATIAL_KERNELS,
+    **dict.fromkeys(MOVE_KINDS, move),
     'Dense': _dense,
     'BatchNormalization': _batchnorm,
     'Activation': _activation,
@@ -94,14 +98,16 @@ def interpret(model: Any, x: Any, family: str | None = None) -> tuple[list[Fixed
     """Outputs (one FixedArray of shape (n, size) per model output) and every layer's output."""
     graph: Graph = model.graph
     family = family or model.backend.family
-    arrays = list(x) if isinstance(x, (list, tuple)) else [x]
+    arrays = list(x) if isinstance(x, (list, tuple)) and len(graph.inputs) > 1 else [x]
     values: dict[str, FixedArray] = {}
     for tensor, array in zip(graph.inputs, arrays, strict=True):
         layer = graph.producer(tensor)
         flat = np.asarray(array, dtype=np.float64).reshape(len(array), -1)
         values[tensor] = quantize(flat, layer.types['result'], family)
     for layer in graph.layers.values():
-        if layer.kind != 'Input':
+        if layer.kind in COMBINE_KINDS:
+            values[layer.outputs[0]] = combine(layer, [values[name] for name in layer.inputs], graph, family)
+        elif layer.kind != 'Input':
             values[layer.outputs[0]] = KERNELS[layer.kind](layer, values[layer.inputs[0]], graph, family)
     per_layer = {layer.name: values[layer.outputs[0]] for layer in graph.layers.values()}
     return [values[name] for name in graph.outputs], per_layer

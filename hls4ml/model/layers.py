@@ -1,8 +1,9 @@
-"""Every layer kind of the IR, in one table: its typed variables, weights, config keys and shape rule.
+"""Every layer kind of the IR, in one table: its typed variables, weights, config keys and shape rules.
 
-How to add a kind: add a `LayerKind` to `LAYER_KINDS` (group it with its relatives), give it a
-shape rule, then a frontend handler that emits it, a reference kernel, and a lowering.
+How to add a kind: add a `LayerKind` to `LAYER_KINDS` (group it with its relatives), give it shape
+rules (`shape_rules.py`), then a frontend handler that emits it, a reference kernel, and a lowering.
 Config keys are the hls4ml 1.x per-layer keys the kind accepts (besides `Precision`).
+Kind names are hls4ml 1.x's IR class names, so `LayerType` configs written for it still match.
 """
 
 from __future__ import annotations
@@ -10,19 +11,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hls4ml.model import shape_rules as rules
 from hls4ml.model.ir import Layer
 
 Shape = tuple[int, ...]
 COMMON_KEYS = ('Precision', 'Trace')
 TABLE_KEYS = ('TableSize', 'ReuseFactor')
+PRODUCT_KEYS = (*COMMON_KEYS, 'ReuseFactor', 'Strategy')
+CONV_KEYS = (*PRODUCT_KEYS, 'ParallelizationFactor')
 DEFAULT_TABLE_PRECISION = 'fixed<18,8,TRN,WRAP,0>'
 DEFAULT_SOFTMAX_PRECISION = 'fixed<18,8,RND,SAT,0>'
+PRODUCT_TYPES = {'result': 'auto', 'accum': 'auto', 'weight': 'auto', 'bias': 'auto'}
+RESULT_ONLY = {'result': 'auto'}
 
 TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softplus', 'softsign', 'elu', 'selu')
 LOSSLESS_ACTIVATIONS = ('linear', 'relu')
 ACTIVATIONS = (*LOSSLESS_ACTIVATIONS, *TABLE_ACTIVATIONS)
 PARAMETRIZED_ACTIVATIONS = ('leaky_relu', 'thresholded_relu', 'elu')
 SOFTMAX_IMPLEMENTATIONS = ('stable', 'latency', 'argmax')
+MERGE_OPERATIONS = ('add', 'subtract', 'multiply', 'average', 'maximum', 'minimum')
+POOL_OPERATIONS = ('max', 'average')
 
 
 @dataclass(frozen=True)
@@ -32,55 +40,66 @@ class LayerKind:
     weights: tuple[str, ...]
     config_keys: tuple[str, ...]
     output_shape: Callable[[Layer, list[Shape]], Shape]
+    weight_shapes: Callable[[Layer], dict[str, Shape]] = rules.no_weights
     ignored_precisions: tuple[str, ...] = ()  # hls4ml 1.x keys accepted for compatibility, unused here
 
-    def weight_shapes(self, layer: Layer) -> dict[str, Shape]:
-        """The shape each weight array must have."""
-        if self.name == 'Dense':
-            return {
-                'weight': (layer.attributes['n_in'], layer.attributes['n_out']),
-                'bias': (layer.attributes['n_out'],),
-            }
-        return {name: (layer.attributes['n_in'],) for name in self.weights}
+
+def _spatial(name: str, rank: int, types: dict[str, str], keys: tuple[str, ...], channels: str = 'n_chan') -> LayerKind:
+    return LayerKind(name, types, (), keys, rules.spatial_shape(channels, rank))
 
 
-def _same_shape(layer: Layer, inputs: list[Shape]) -> Shape:
-    return inputs[0]
-
-
-def _input_shape(layer: Layer, inputs: list[Shape]) -> Shape:
-    return tuple(layer.attributes['shape'])
-
-
-def _dense_shape(layer: Layer, inputs: list[Shape]) -> Shape:
-    (shape,) = inputs
-    if shape[-1] != layer.attributes['n_in']:
-        raise ValueError(
-            f'{layer.describe()}: input has {shape[-1]} features, the weights expect {layer.attributes["n_in"]}'
-        )
-    return (*shape[:-1], layer.attributes['n_out'])
+def _conv(name: str, rank: int, depthwise: bool = False) -> LayerKind:
+    return LayerKind(
+        name,
+        PRODUCT_TYPES,
+        ('weight', 'bias'),
+        CONV_KEYS,
+        rules.spatial_shape('n_filt', rank),
+        rules.conv_weights(rank, depthwise),
+    )
 
 
 LAYER_KINDS: dict[str, LayerKind] = {
     kind.name: kind
     for kind in (
         # sources
-        LayerKind('Input', {'result': 'auto'}, (), COMMON_KEYS, _input_shape),
+        LayerKind('Input', RESULT_ONLY, (), COMMON_KEYS, rules.input_shape),
         # matrix products
+        LayerKind('Dense', PRODUCT_TYPES, ('weight', 'bias'), PRODUCT_KEYS, rules.dense_shape, rules.dense_weights),
+        LayerKind('Dot', {'result': 'auto', 'accum': 'auto'}, (), COMMON_KEYS, rules.dot_shape),
+        # convolutions (channels last; 'same' padding is explicit in pad_* attributes)
+        _conv('Conv1D', 1),
+        _conv('Conv2D', 2),
+        _conv('DepthwiseConv1D', 1, depthwise=True),
+        _conv('DepthwiseConv2D', 2, depthwise=True),
+        # pooling (pool_op 'max' or 'average')
+        _spatial('Pooling1D', 1, {'result': 'auto', 'accum': 'auto'}, (*COMMON_KEYS, 'ReuseFactor')),
+        _spatial('Pooling2D', 2, {'result': 'auto', 'accum': 'auto'}, (*COMMON_KEYS, 'ReuseFactor')),
         LayerKind(
-            'Dense',
-            {'result': 'auto', 'accum': 'auto', 'weight': 'auto', 'bias': 'auto'},
-            ('weight', 'bias'),
-            (*COMMON_KEYS, 'ReuseFactor', 'Strategy'),
-            _dense_shape,
+            'GlobalPooling1D', {'result': 'auto', 'accum': 'auto'}, (), COMMON_KEYS, rules.global_pooling_shape(1)
         ),
-        # element-wise normalisation
+        LayerKind(
+            'GlobalPooling2D', {'result': 'auto', 'accum': 'auto'}, (), COMMON_KEYS, rules.global_pooling_shape(2)
+        ),
+        # moving values without arithmetic
+        _spatial('ZeroPadding1D', 1, RESULT_ONLY, COMMON_KEYS),
+        _spatial('ZeroPadding2D', 2, RESULT_ONLY, COMMON_KEYS),
+        _spatial('Cropping1D', 1, RESULT_ONLY, COMMON_KEYS),
+        _spatial('Cropping2D', 2, RESULT_ONLY, COMMON_KEYS),
+        _spatial('Resize', 1, RESULT_ONLY, COMMON_KEYS),  # UpSampling1D (nearest); 'Resize' as in hls4ml
+        _spatial('Resize2D', 2, RESULT_ONLY, COMMON_KEYS),
+        LayerKind('Reshape', RESULT_ONLY, (), COMMON_KEYS, rules.reshape_shape),
+        LayerKind('Transpose', RESULT_ONLY, (), COMMON_KEYS, rules.transpose_shape),
+        LayerKind('Concatenate', RESULT_ONLY, (), COMMON_KEYS, rules.concatenate_shape),
+        # element-wise arithmetic
+        LayerKind('Merge', RESULT_ONLY, (), COMMON_KEYS, rules.merge_shape),  # op: MERGE_OPERATIONS
         LayerKind(
             'BatchNormalization',
             {'result': 'auto', 'scale': 'auto', 'bias': 'auto'},
             ('scale', 'bias'),
             (*COMMON_KEYS, 'ReuseFactor'),
-            _same_shape,
+            rules.same_shape,
+            rules.per_element_weights('scale', 'bias'),
         ),
         # activations
         LayerKind(
@@ -88,28 +107,25 @@ LAYER_KINDS: dict[str, LayerKind] = {
             {'result': 'auto', 'table': DEFAULT_TABLE_PRECISION},
             (),
             (*COMMON_KEYS, *TABLE_KEYS),
-            _same_shape,
+            rules.same_shape,
         ),
         LayerKind(
             'ParametrizedActivation',
             {'result': 'auto', 'param': 'auto', 'table': DEFAULT_TABLE_PRECISION},
             (),
             (*COMMON_KEYS, *TABLE_KEYS),
-            _same_shape,
+            rules.same_shape,
         ),
         LayerKind(
             'PReLU',
             {'result': 'auto', 'param': 'auto'},
             ('alpha',),
             (*COMMON_KEYS, 'ReuseFactor'),
-            _same_shape,
+            rules.same_shape,
+            rules.per_element_weights('alpha'),
         ),
         LayerKind(
-            'HardActivation',
-            {'result': 'auto', 'param': 'auto'},
-            (),
-            (*COMMON_KEYS, 'ReuseFactor'),
-            _same_shape,
+            'HardActivation', {'result': 'auto', 'param': 'auto'}, (), (*COMMON_KEYS, 'ReuseFactor'), rules.same_shape
         ),
         LayerKind(
             'Softmax',
@@ -121,7 +137,7 @@ LAYER_KINDS: dict[str, LayerKind] = {
             },
             (),
             (*COMMON_KEYS, *TABLE_KEYS, 'Implementation', 'Skip'),
-            _same_shape,
+            rules.same_shape,
             # hls4ml's softmax has a 'table' and an 'inv_inp' type that this kernel does not use: the
             # sum is kept in accum and indexes inv_table exactly (see docs/kernels.md)
             ignored_precisions=('table', 'inv_inp'),

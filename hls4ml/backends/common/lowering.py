@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hls4ml.backends.common.lowering_spatial import SPATIAL_LOWERINGS
+from hls4ml.backends.common.lowering_structure import STRUCTURE_LOWERINGS
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
 from hls4ml.model.ir import Graph, Layer
@@ -33,11 +35,13 @@ class LoweringContext:
         return self.type_name(self.graph.producer(layer.inputs[position]), 'result')
 
     def start(self, layer: Layer, header: str, base: str, function: str) -> LayerImpl:
-        """The common part: struct name, the kernel and its template arguments, data in and out."""
+        """The common part: struct name, the kernel and its template arguments (each input's type, the
+        result type, the config), the data arguments (inputs, then the output), and n_in."""
         index = self.index[layer.name]
         impl = LayerImpl(layer.name, layer.kind, header, f'config{index}', base, function=function)
-        impl.template_args = [self.input_type_name(layer), self.type_name(layer, 'result'), impl.struct]
-        impl.arguments = [self.tensor(layer.inputs[0]), self.tensor(layer.outputs[0])]
+        input_types = [self.input_type_name(layer, position) for position in range(len(layer.inputs))]
+        impl.template_args = [*input_types, self.type_name(layer, 'result'), impl.struct]
+        impl.arguments = [*(self.tensor(name) for name in layer.inputs), self.tensor(layer.outputs[0])]
         impl.statics.append(('unsigned', 'n_in', str(self.graph.tensors[layer.inputs[0]].size)))
         return impl
 
@@ -145,6 +149,8 @@ def lower_softmax_layer(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 
 LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
+    **SPATIAL_LOWERINGS,
+    **STRUCTURE_LOWERINGS,
     'Dense': lower_dense,
     'BatchNormalization': lower_batchnorm,
     'Activation': lower_activation,

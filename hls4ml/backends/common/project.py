@@ -65,8 +65,13 @@ def lower_project(model: Any) -> ProjectContext:
         for var, precision in layer.types.items():
             assert isinstance(precision, FixedPrecisionType)
             project.typedefs.append((context.type_name(layer, var), precision.spelling(family)))
-        if layer.kind != 'Input':
-            project.layers.append(LOWERINGS[layer.kind](layer, context))
+        if layer.kind == 'Input':
+            continue
+        if layer.kind not in LOWERINGS:
+            raise ValueError(
+                f'{layer.describe()}: the {model.backend.name} backend has no implementation of {layer.kind}'
+            )
+        project.layers.append(LOWERINGS[layer.kind](layer, context))
     ports = {name: _port(context, name) for name in graph.tensors}
     project.inputs = [ports[name] for name in graph.inputs]
     project.outputs = [ports[name] for name in graph.outputs]

@@ -22,16 +22,26 @@ class UnsupportedLayer(ValueError):
     """A Keras layer (or one of its settings) that the compiler cannot convert."""
 
 
+ACTIVATION_KINDS = ('Activation', 'ParametrizedActivation', 'HardActivation', 'Softmax')
+
+
 @dataclass
 class Source:
     layer: Any  # the Keras layer
     name: str  # its sanitised IR name
     inputs: list[str]  # IR tensor names
     input_shapes: list[tuple[int, ...]]
+    config_override: dict[str, Any] | None = None  # for IR layers a handler derives from a part of the Keras layer
 
     @property
     def config(self) -> dict[str, Any]:
-        return self.layer.get_config()
+        return self.layer.get_config() if self.config_override is None else self.config_override
+
+    def output_shape(self, layer: Layer) -> tuple[int, ...]:
+        """The output shape of an IR layer this source made (its kind's shape rule)."""
+        from hls4ml.model.layers import LAYER_KINDS
+
+        return LAYER_KINDS[layer.kind].output_shape(layer, self.input_shapes)
 
     @property
     def origin(self) -> str:
@@ -77,7 +87,7 @@ def handles(*class_names: str, produces: tuple[str, ...]) -> Callable[[Handler],
     return register
 
 
-def _array(variable: Any) -> np.ndarray:
+def array_of(variable: Any) -> np.ndarray:
     """A Keras variable as a float64 numpy array."""
     import keras
 
@@ -99,22 +109,22 @@ def input_layer(source: Source) -> list[Layer]:
     return [source.make('Input', inputs=[], shape=shape)]
 
 
-@handles('Dense', produces=('Dense', *('Activation', 'ParametrizedActivation', 'HardActivation', 'Softmax')))
+@handles('Dense', produces=('Dense', *ACTIVATION_KINDS))
 def dense(source: Source) -> list[Layer]:
     n_in = _features(source)
-    kernel = _array(source.layer.kernel)
+    kernel = array_of(source.layer.kernel)
     n_out = kernel.shape[1]
-    bias = _array(source.layer.bias) if source.layer.use_bias else np.zeros(n_out)
+    bias = array_of(source.layer.bias) if source.layer.use_bias else np.zeros(n_out)
     layer = source.make('Dense', n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
-    return [layer, *fused_activation(source, source.config['activation'], n_out)]
+    return [layer, *fused_activation(source, source.config['activation'], (n_out,))]
 
 
-def fused_activation(source: Source, activation: Any, n_in: int) -> list[Layer]:
+def fused_activation(source: Source, activation: Any, shape: tuple[int, ...]) -> list[Layer]:
     """The activation layer that follows a layer with `activation=` set, named `<name>_<activation>`."""
     name = _activation_name(source, activation)
     if name == 'linear':
         return []
-    follower = Source(source.layer, f'{source.name}_{name}', [source.name], [(n_in,)])
+    follower = Source(source.layer, f'{source.name}_{name}', [source.name], [shape])
     layers = activation_layers(follower, name)
     for layer in layers:  # a layer of its own: LayerType / LayerName entries of the Keras layer do not apply
         layer.source_class = ''
@@ -150,7 +160,7 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
     raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
 
 
-@handles('Activation', produces=('Activation', 'ParametrizedActivation', 'HardActivation', 'Softmax'))
+@handles('Activation', produces=ACTIVATION_KINDS)
 def activation(source: Source) -> list[Layer]:
     return activation_layers(source, _activation_name(source, source.config['activation']))
 
@@ -189,7 +199,7 @@ def elu(source: Source) -> list[Layer]:
 @handles('PReLU', produces=('PReLU',))
 def prelu(source: Source) -> list[Layer]:
     shape = source.input_shapes[0]
-    alpha = np.broadcast_to(_array(source.layer.alpha), shape).reshape(-1).copy()
+    alpha = np.broadcast_to(array_of(source.layer.alpha), shape).reshape(-1).copy()
     return [source.make('PReLU', n_in=int(np.prod(shape)), weights={'alpha': alpha})]
 
 
@@ -207,10 +217,10 @@ def batch_normalization(source: Source) -> list[Layer]:
     if config.get('axis') not in (-1, [-1], len(source.input_shapes[0])):
         raise UnsupportedLayer(f'{source.origin}: batch normalization over axis {config.get("axis")} is not supported')
     n_in = int(np.prod(source.input_shapes[0]))
-    mean = _array(layer.moving_mean)
-    variance = _array(layer.moving_variance)
-    gamma = _array(layer.gamma) if config.get('scale', True) else np.ones_like(mean)
-    beta = _array(layer.beta) if config.get('center', True) else np.zeros_like(mean)
+    mean = array_of(layer.moving_mean)
+    variance = array_of(layer.moving_variance)
+    gamma = array_of(layer.gamma) if config.get('scale', True) else np.ones_like(mean)
+    beta = array_of(layer.beta) if config.get('center', True) else np.zeros_like(mean)
     scale = gamma / np.sqrt(variance + float(config['epsilon']))
     bias = beta - mean * scale
     per_element = {

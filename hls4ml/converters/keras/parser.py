@@ -122,11 +122,14 @@ class _Walker:
         name = self.names.add(operation.name)
         shapes = [self.graph.tensors[tensor].shape for tensor in inputs]
         layers = HANDLERS[class_name](Source(operation, name, inputs, shapes))
-        for index, layer in enumerate(layers):
-            if index > 0:  # a split-off activation: a new name, not an alias of the Keras layer
-                self._rename(layer, self.names.add(layer.name))
-            else:
+        renamed: dict[str, str] = {}
+        for layer in layers:
+            layer.inputs = [renamed.get(tensor, tensor) for tensor in layer.inputs]
+            if layer.name == name:  # the layer named after the Keras layer: config entries reach it by that name
                 self.origin[layer.name] = operation.name
+            else:  # a layer split off (activation, depthwise part): a name of its own
+                renamed[layer.name] = self.names.add(layer.name)
+                self._rename(layer, renamed[layer.name])
             self._add(layer)
         self.keras_outputs[(operation.name, 0)] = layers[-1].outputs[0]
 

@@ -51,7 +51,9 @@ def requantize(
     `values` holds integers of at most `source_bits` bits (sign included); `drop` < 0 shifts left.
     """
     work_bits = max(source_bits - min(drop, 0), target.width) + 3
-    values = integer_domain(np.asarray(values), work_bits)
+    shape = np.shape(values)
+    # 1-D inside: numpy turns 0-d object-array arithmetic into bare Python ints
+    values = integer_domain(np.asarray(values).reshape(-1), work_bits)
     negative = values < 0
     if drop > 0:
         if drop > source_bits:  # |value| < 1/2 LSB: an equivalent small value classifies the same way
@@ -63,7 +65,7 @@ def requantize(
         quantized = floor + round_increment(rounding, odd, half, below, negative).astype(values.dtype)
     else:
         floor = quantized = values << -drop
-    return canonical(overflow(quantized, floor, negative, target), target)
+    return canonical(np.asarray(overflow(quantized, floor, negative, target)), target).reshape(shape)
 
 
 def _sign_of(values: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from hls4ml.model.fixed import quantize
+from hls4ml.model.fixed import quantize, result_type
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.passes import PassContext
 from hls4ml.model.tables import SELU_SCALE
@@ -116,6 +116,8 @@ def _infer_affine(graph: Graph, layer: Layer, context: PassContext, factor: str,
     assert isinstance(source, FixedPrecisionType) and isinstance(factor_type, FixedPrecisionType)
     assert isinstance(bias_type, FixedPrecisionType)
     factors, biases = _quantized(layer, factor), _quantized(layer, 'bias')
+    if summed:  # one column per output: Dense (n_in, n_out); conv (window..., n_chan, n_filt); depthwise
+        factors = factors.reshape(-1, biases.shape[0])
     magnitudes = np.abs(factors).sum(axis=0) if summed else np.abs(factors)
     bound = float((magnitudes * _magnitude(source) + np.abs(biases)).max(initial=0.0))
     signed = source.signed or bool((factors < 0).any()) or bool((biases < 0).any())
@@ -166,8 +168,79 @@ def _hard_activation(graph: Graph, layer: Layer, context: PassContext) -> None:
         layer.types['param'] = fitted_type(values, _default_width(context))
 
 
+def _copy_input(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """Layers that only move values keep the input type (zero padding adds zeros, which it holds)."""
+    source = _input_fixed(graph, layer, context)
+    for var in ('result', 'accum'):
+        if var in layer.types and _auto(layer.types[var]) and source is not None:
+            layer.types[var] = source
+
+
+def _pooling(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """Max keeps the input type; an average sums up to `window` values exactly before dividing."""
+    source = _input_fixed(graph, layer, context)
+    if source is None:
+        return
+    if layer.attributes['pool_op'] == 'average' and _auto(layer.types['accum']):
+        prefix = 'in_' if layer.kind.startswith('Global') else 'pool_'
+        window = math.prod(layer.attributes.get(prefix + axis, 1) for axis in ('height', 'width'))
+        extra = math.ceil(math.log2(window)) if window > 1 else 0
+        layer.types['accum'] = clamped(source.width + extra, source.integer + extra, source.signed, context)
+    _copy_input(graph, layer, context)
+
+
+def _two_input_types(graph: Graph, layer: Layer) -> tuple[FixedPrecisionType, FixedPrecisionType] | None:
+    first, second = graph.input_type(layer, 0), graph.input_type(layer, 1)
+    if isinstance(first, FixedPrecisionType) and isinstance(second, FixedPrecisionType):
+        return first, second
+    return None
+
+
+def _merge(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """Exact result types of the element-wise operations (the halving of an average is exact too)."""
+    operands = _two_input_types(graph, layer)
+    if operands is None or not _auto(layer.types['result']):
+        return
+    operation = layer.attributes.get('op', 'union')
+    name = {'add': 'add', 'subtract': 'sub', 'multiply': 'mul', 'average': 'add'}.get(operation, 'or')
+    exact = result_type(name, *operands)
+    if operation == 'average':
+        exact = FixedPrecisionType(exact.width + 1, exact.integer, exact.signed)
+    layer.types['result'] = clamped(exact.width, exact.integer, exact.signed, context)
+
+
+def _dot(graph: Graph, layer: Layer, context: PassContext) -> None:
+    operands = _two_input_types(graph, layer)
+    if operands is None:
+        return
+    first, second = operands
+    bound = layer.attributes['n_in'] * _magnitude(first) * _magnitude(second)
+    _set_sum_types(
+        layer, _sum_type(first.fractional + second.fractional, bound, first.signed or second.signed, context)
+    )
+
+
 RULES = {
     'Dense': _dense,
+    'Conv1D': _dense,
+    'Conv2D': _dense,
+    'DepthwiseConv1D': _dense,
+    'DepthwiseConv2D': _dense,
+    'Pooling1D': _pooling,
+    'Pooling2D': _pooling,
+    'GlobalPooling1D': _pooling,
+    'GlobalPooling2D': _pooling,
+    'ZeroPadding1D': _copy_input,
+    'ZeroPadding2D': _copy_input,
+    'Cropping1D': _copy_input,
+    'Cropping2D': _copy_input,
+    'Resize': _copy_input,
+    'Resize2D': _copy_input,
+    'Reshape': _copy_input,
+    'Transpose': _copy_input,
+    'Merge': _merge,
+    'Concatenate': _merge,
+    'Dot': _dot,
     'BatchNormalization': _batchnorm,
     'Activation': _activation,
     'ParametrizedActivation': _parametrized,

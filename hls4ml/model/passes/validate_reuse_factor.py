@@ -30,18 +30,41 @@ def nearest(requested: int, choices: list[int]) -> int:
     return min(choices, key=lambda factor: (abs(factor - requested), factor))
 
 
+CONVOLUTIONS = ('Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D')
+
+
 def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
-    """Requires: layer attributes `reuse_factor` and `strategy` from the config. After: every Dense has
-    a reuse factor its strategy can implement: Resource values are snapped to the nearest valid one
-    (with a warning saying so), Latency values above n_in*n_out are lowered to n_in*n_out.
+    """Requires: layer attributes `reuse_factor`, `strategy` (and `parallelization_factor`) from the
+    config. After: every Dense and convolution has a reuse factor its strategy can implement: Resource
+    values are snapped to the nearest valid one (with a warning saying so), Latency values above the
+    multiply count are lowered to it; a convolution's ParallelizationFactor divides its output pixels
+    (else the nearest divisor is taken, with a warning). A convolution's matrix is
+    (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one).
     """
     for layer in graph.layers.values():
         if layer.kind == 'Dense':
-            _check_dense(layer, context)
+            _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
+        elif layer.kind in CONVOLUTIONS:
+            attributes = layer.attributes
+            window = attributes['filt_width'] * attributes.get('filt_height', 1)
+            depthwise = layer.kind.startswith('Depthwise')
+            _check_matrix(layer, window * (1 if depthwise else attributes['n_chan']), attributes['n_filt'], context)
+            _check_parallelization(layer, context)
 
 
-def _check_dense(layer: Layer, context: PassContext) -> None:
-    n_in, n_out = layer.attributes['n_in'], layer.attributes['n_out']
+def _check_parallelization(layer: Layer, context: PassContext) -> None:
+    pixels = layer.attributes['out_width'] * layer.attributes.get('out_height', 1)
+    requested = layer.attributes['parallelization_factor']
+    chosen = nearest(requested, [factor for factor in range(1, pixels + 1) if pixels % factor == 0])
+    if chosen != requested:
+        context.warn(
+            f'{layer.describe()}: ParallelizationFactor {requested} does not divide its {pixels} output pixels; '
+            f'using {chosen} instead'
+        )
+        layer.attributes['parallelization_factor'] = chosen
+
+
+def _check_matrix(layer: Layer, n_in: int, n_out: int, context: PassContext) -> None:
     requested = layer.attributes['reuse_factor']
     if layer.attributes['strategy'] == 'resource':
         chosen = nearest(requested, valid_reuse_factors(n_in, n_out))
@@ -50,6 +73,6 @@ def _check_dense(layer: Layer, context: PassContext) -> None:
     if chosen != requested:
         context.warn(
             f'{layer.describe()}: ReuseFactor {requested} is not valid for a {n_in}x{n_out} '
-            f'{layer.attributes["strategy"].capitalize()} dense; using {chosen} instead'
+            f'{layer.attributes["strategy"].capitalize()} {layer.kind}; using {chosen} instead'
         )
         layer.attributes['reuse_factor'] = chosen

@@ -17,11 +17,21 @@ from hls4ml.model.reference.activations import (
     thresholded_relu,
 )
 from hls4ml.model.reference.batchnorm import normalize
+from hls4ml.model.reference.conv import conv1d, conv2d, depthwise_conv1d, depthwise_conv2d
 from hls4ml.model.reference.dense import dense
+from hls4ml.model.reference.pooling import global_pooling1d, global_pooling2d, pooling1d, pooling2d
 from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, softmax_stable
 from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh
 
 __all__ = [
+    'conv1d',
+    'conv2d',
+    'depthwise_conv1d',
+    'depthwise_conv2d',
+    'global_pooling1d',
+    'global_pooling2d',
+    'pooling1d',
+    'pooling2d',
     'dense',
     'elu',
     'hard_sigmoid',

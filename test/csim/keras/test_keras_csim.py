@@ -136,7 +136,7 @@ def test_resource_strategy_equals_latency_for_every_reuse_factor(reuse_factor: i
 def test_an_impossible_resource_reuse_factor_is_snapped_with_a_warning(tmp_path) -> None:
     model = _model(keras.layers.Dense(8, name='hidden'))
     with pytest.warns(
-        UserWarning, match=r"layer 'hidden'.*ReuseFactor 4 is not valid for a 6x8 Resource dense; using 3"
+        UserWarning, match=r"layer 'hidden'.*ReuseFactor 4 is not valid for a 6x8 Resource Dense; using 3"
     ):
         hls_model = convert(model, tmp_path, hidden={'Strategy': 'Resource', 'ReuseFactor': 4})
     check(hls_model, model, _inputs(), 0.02)

@@ -366,15 +366,20 @@ def test_every_unsupported_layer_is_named_in_one_error() -> None:
     inputs = keras.Input((4,), name='x')
     hidden = keras.layers.Dense(4, name='fc')(inputs)
     normed = keras.layers.LayerNormalization(name='norm 1')(hidden)
-    reshaped = keras.layers.Flatten(name='flat')(keras.layers.Reshape((2, 2), name='shape.it')(normed))
-    outputs = keras.layers.Add(name='add')([hidden, reshaped])
+    repeated = keras.layers.RepeatVector(2, name='shape.it')(normed)
+    flat = keras.layers.Flatten(name='flat')(keras.layers.UnitNormalization(name='unit')(repeated))
+    outputs = keras.layers.Add(name='add')([keras.layers.Dense(8)(hidden), flat])
     with pytest.raises(KerasConversionError) as caught:
         parse(keras.Model(inputs, outputs))
     message = str(caught.value)
-    for name, class_name in [('norm 1', 'LayerNormalization'), ('shape.it', 'Reshape'), ('flat', 'Flatten')]:
+    for name, class_name in [
+        ('norm 1', 'LayerNormalization'),
+        ('shape.it', 'RepeatVector'),
+        ('unit', 'UnitNormalization'),
+    ]:
         assert f'{name} ({class_name})' in message
-    assert 'add (Add)' in message
-    assert message.startswith('4 unsupported')
+    assert 'add (Add)' not in message and 'flat (Flatten)' not in message
+    assert message.startswith('3 unsupported')
     assert 'fc (Dense)' not in message
 
 

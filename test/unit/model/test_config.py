@@ -285,8 +285,8 @@ def test_layer_name_matching_no_layer_is_refused_with_the_known_names(dense_relu
 
 
 def test_layer_type_matching_no_kind_is_refused(dense_relu, tmp_path) -> None:
-    with pytest.raises(ValueError, match=r"\['LayerType'\]\['Conv2D'\] matches no layer kind"):
-        convert(dense_relu, {'LayerType': {'Conv2D': {'ReuseFactor': 2}}}, tmp_path)
+    with pytest.raises(ValueError, match=r"\['LayerType'\]\['Conv9D'\] matches no layer kind"):
+        convert(dense_relu, {'LayerType': {'Conv9D': {'ReuseFactor': 2}}}, tmp_path)
 
 
 def test_config_reaches_layers_by_ir_and_keras_names(dense_relu, tmp_path) -> None:

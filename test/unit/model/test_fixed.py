@@ -220,3 +220,12 @@ def test_bad_uses_raise_clear_errors() -> None:
         quantize([1.0], 'auto')
     with pytest.raises(ValueError, match='% is defined for integer types only'):
         a % a
+
+
+def test_zero_dimensional_arrays_keep_their_shape() -> None:
+    """0-d object arrays turn into bare Python ints under numpy arithmetic; the twin must not care."""
+    zero = FixedArray.from_raw(np.array(0), 'ap_int<8>')
+    for target in ('fixed<40,12>', 'fixed<100,12>', 'fixed<8,4>'):
+        cast = zero.cast(target)
+        assert cast.raw.shape == () and int(cast.raw) == 0
+    assert quantize(np.float64(1.5), 'fixed<70,10>').raw.shape == ()

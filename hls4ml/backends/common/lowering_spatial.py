@@ -1,0 +1,94 @@
+"""Lowering of the convolution and pooling layers (config contracts: docs/kernels.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hls4ml.backends.common.records import LayerImpl
+from hls4ml.model.ir import Layer
+
+if TYPE_CHECKING:
+    from hls4ml.backends.common.lowering import LoweringContext
+
+GEOMETRY = (
+    'in_height',
+    'in_width',
+    'n_chan',
+    'filt_height',
+    'filt_width',
+    'n_filt',
+    'stride_height',
+    'stride_width',
+    'pad_top',
+    'pad_bottom',
+    'pad_left',
+    'pad_right',
+    'out_height',
+    'out_width',
+    'pool_height',
+    'pool_width',
+    'crop_top',
+    'crop_bottom',
+    'crop_left',
+    'crop_right',
+    'height_factor',
+    'width_factor',
+)
+
+
+def geometry(layer: Layer, rename: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
+    """The layer's spatial attributes as config statics (hls4ml 1.x names), some renamed."""
+    rename = rename or {}
+    return [
+        ('unsigned', rename.get(name, name), str(layer.attributes[name]))
+        for name in GEOMETRY
+        if name in layer.attributes
+    ]
+
+
+def _rank(layer: Layer) -> str:
+    return '2d' if 'in_height' in layer.attributes else '1d'
+
+
+def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
+    depthwise = layer.kind.startswith('Depthwise')
+    name = f'{"depthwise_" if depthwise else ""}conv{_rank(layer)}'
+    impl = context.start(layer, 'nnet_conv.h', f'nnet::{name}_config', f'nnet::{name}')
+    impl.statics += geometry(layer)
+    impl.statics += [
+        ('unsigned', 'io_type', 'nnet::io_parallel'),
+        ('unsigned', 'strategy', f'nnet::{layer.attributes["strategy"]}'),
+        ('unsigned', 'reuse_factor', str(layer.attributes['reuse_factor'])),
+        ('unsigned', 'parallelization_factor', str(layer.attributes['parallelization_factor'])),
+    ]
+    impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in ('accum', 'weight', 'bias')]
+    impl.arguments += [
+        context.array(impl, layer, 'w', 'weight', 'weight'),
+        context.array(impl, layer, 'b', 'bias', 'bias'),
+    ]
+    impl.statics.append(('unsigned', 'n_zeros', str(impl.arrays[0].zeros)))
+    return impl
+
+
+def lower_pooling(layer: Layer, context: LoweringContext) -> LayerImpl:
+    name = f'{"global_" if layer.kind.startswith("Global") else ""}pooling{_rank(layer)}'
+    impl = context.start(layer, 'nnet_pooling.h', f'nnet::{name}_config', f'nnet::{name}')
+    impl.statics += geometry(layer, {'n_chan': 'n_filt'})  # hls4ml calls the pooled channels n_filt
+    impl.statics += [
+        ('unsigned', 'pool_op', f'nnet::pool_{layer.attributes["pool_op"]}'),
+        ('unsigned', 'io_type', 'nnet::io_parallel'),
+    ]
+    impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    return impl
+
+
+SPATIAL_LOWERINGS = {
+    'Conv1D': lower_convolution,
+    'Conv2D': lower_convolution,
+    'DepthwiseConv1D': lower_convolution,
+    'DepthwiseConv2D': lower_convolution,
+    'Pooling1D': lower_pooling,
+    'Pooling2D': lower_pooling,
+    'GlobalPooling1D': lower_pooling,
+    'GlobalPooling2D': lower_pooling,
+}

@@ -1,0 +1,74 @@
+"""Lowering of the layers that move or combine values (config contracts: docs/kernels.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hls4ml.backends.common.lowering_spatial import geometry
+from hls4ml.backends.common.records import LayerImpl
+from hls4ml.model.ir import Layer
+from hls4ml.model.types import FixedPrecisionType
+
+if TYPE_CHECKING:
+    from hls4ml.backends.common.lowering import LoweringContext
+
+MOVES = {  # kind -> (kernel, config base)
+    'Reshape': ('copy', 'copy_config'),
+    'Transpose': ('transpose', 'transpose_config'),
+    'ZeroPadding1D': ('zeropad1d_cl', 'padding1d_config'),
+    'ZeroPadding2D': ('zeropad2d_cl', 'padding2d_config'),
+    'Cropping1D': ('cropping1d_cl', 'cropping1d_config'),
+    'Cropping2D': ('cropping2d_cl', 'cropping2d_config'),
+    'Resize': ('upsampling1d_cl', 'upsampling1d_config'),
+    'Resize2D': ('upsampling2d_cl', 'upsampling2d_config'),
+}
+HALF = FixedPrecisionType(1, 0, False)  # holds 0.5 exactly: the average's halving
+
+
+def lower_move(layer: Layer, context: LoweringContext) -> LayerImpl:
+    function, base = MOVES[layer.kind]
+    impl = context.start(layer, 'nnet_array.h', f'nnet::{base}', f'nnet::{function}')
+    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    if layer.kind == 'Reshape':
+        impl.statics.append(('unsigned', 'n_elem', str(context.graph.tensors[layer.inputs[0]].size)))
+    elif layer.kind == 'Transpose':
+        impl.statics += _transpose_statics(context.graph.tensors[layer.inputs[0]].shape, layer.attributes['perm'])
+    else:
+        impl.statics += geometry(layer)
+    return impl
+
+
+def _transpose_statics(shape: tuple[int, ...], perm: tuple[int, ...]) -> list[tuple[str, str, str]]:
+    dims = (*shape, 1, 1)[:3]
+    axes = (*perm, 1, 2)[:3] if len(perm) == 1 else (*perm, 2)[:3]
+    statics = [('unsigned', 'dims', str(len(shape)))]
+    statics += [('unsigned', f'd{index}', str(size)) for index, size in enumerate(dims)]
+    statics += [('unsigned', f'perm_{index}', str(axis)) for index, axis in enumerate(axes)]
+    return statics
+
+
+def lower_combine(layer: Layer, context: LoweringContext) -> LayerImpl:
+    if layer.kind == 'Dot':
+        impl = context.start(layer, 'nnet_merge.h', 'nnet::dot_config', 'nnet::dot1d')
+        impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    elif layer.kind == 'Concatenate':
+        shapes = [context.graph.tensors[name].shape for name in layer.inputs]
+        impl = context.start(layer, 'nnet_merge.h', 'nnet::concat_config', f'nnet::concatenate{len(shapes[0])}d')
+        for position, shape in enumerate(shapes, start=1):
+            padded = (*shape, 1, 1)[:3]
+            impl.statics += [('unsigned', f'n_elem{position}_{axis}', str(size)) for axis, size in enumerate(padded)]
+        impl.statics.append(('unsigned', 'axis', str(layer.attributes['axis'])))
+    else:
+        operation = layer.attributes['op']
+        impl = context.start(layer, 'nnet_merge.h', 'nnet::merge_config', f'nnet::{operation}')
+        impl.statics.append(('unsigned', 'n_elem', str(context.graph.tensors[layer.inputs[0]].size)))
+        if operation == 'average':
+            impl.typedefs.append(('half_t', HALF.spelling(context.family)))
+    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    return impl
+
+
+STRUCTURE_LOWERINGS = {
+    **dict.fromkeys(MOVES, lower_move),
+    **dict.fromkeys(('Merge', 'Concatenate', 'Dot'), lower_combine),
+}

@@ -1,0 +1,207 @@
+"""Handlers of the Keras 3 convolution, pooling, padding, cropping and upsampling layers (channels last).
+
+'same' padding becomes explicit pad amounts (Keras puts the extra one after), so the kernels only
+know valid windows over an input padded with zeros. A fused activation becomes its own layer, and
+SeparableConv becomes a depthwise convolution followed by a pointwise (1x1) convolution.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hls4ml.converters.keras.handlers import (
+    ACTIVATION_KINDS,
+    Source,
+    UnsupportedLayer,
+    array_of,
+    fused_activation,
+    handles,
+)
+from hls4ml.model.ir import Layer
+from hls4ml.model.shape_rules import same_padding, window_output
+
+AXES = {1: ('width',), 2: ('height', 'width')}
+PAD_NAMES = {'height': ('pad_top', 'pad_bottom'), 'width': ('pad_left', 'pad_right')}
+
+
+def _tuple(value: Any, rank: int) -> tuple[int, ...]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (int(value),) * rank
+
+
+def _check_channels_last(source: Source, rank: int) -> None:
+    config = source.config
+    if config.get('data_format', 'channels_last') != 'channels_last':
+        raise UnsupportedLayer(
+            f'{source.origin}: data_format {config["data_format"]!r} is not supported (channels_last)'
+        )
+    if len(source.input_shapes[0]) != rank + 1:
+        raise UnsupportedLayer(f'{source.origin}: expects a rank-{rank + 1} input, got {source.input_shapes[0]}')
+
+
+def window_attributes(source: Source, rank: int, window: tuple[int, ...], strides: tuple[int, ...]) -> dict:
+    """in_*, n_chan, filt_/pool_ sizes, strides, explicit pads and out_* of a sliding window layer."""
+    _check_channels_last(source, rank)
+    padding = source.config.get('padding', 'valid')
+    if padding not in ('valid', 'same'):
+        raise UnsupportedLayer(f"{source.origin}: padding {padding!r} is not supported ('valid' or 'same')")
+    shape = source.input_shapes[0]
+    attributes: dict[str, Any] = {'n_chan': shape[-1], 'data_format': 'channels_last'}
+    for axis, size, length, stride in zip(AXES[rank], shape[:-1], window, strides, strict=True):
+        before, after = same_padding(size, length, stride) if padding == 'same' else (0, 0)
+        attributes[f'in_{axis}'] = size
+        attributes[f'stride_{axis}'] = stride
+        attributes[PAD_NAMES[axis][0]], attributes[PAD_NAMES[axis][1]] = before, after
+        attributes[f'out_{axis}'] = window_output(size, length, stride, before, after)
+        if attributes[f'out_{axis}'] < 1:
+            raise UnsupportedLayer(f'{source.origin}: the window {window} does not fit the input {shape}')
+    return attributes
+
+
+def _check_plain_convolution(source: Source, rank: int) -> None:
+    config = source.config
+    if _tuple(config.get('dilation_rate', 1), rank) != (1,) * rank:
+        raise UnsupportedLayer(f'{source.origin}: dilated convolutions are not supported')
+    if config.get('groups', 1) != 1:
+        raise UnsupportedLayer(f'{source.origin}: grouped convolutions (groups={config["groups"]}) are not supported')
+
+
+def _convolution(source: Source, rank: int, kind: str, kernel: np.ndarray, bias: np.ndarray, filters: int) -> Layer:
+    window = tuple(kernel.shape[:rank])
+    strides = _tuple(source.config.get('strides', 1), rank)
+    attributes = window_attributes(source, rank, window, strides)
+    for axis, length in zip(AXES[rank], window, strict=True):
+        attributes[f'filt_{axis}'] = length
+    attributes['n_filt'] = filters
+    return source.make(kind, weights={'weight': kernel, 'bias': bias}, **attributes)
+
+
+def _bias(source: Source, layer: Any, size: int) -> np.ndarray:
+    return array_of(layer.bias) if source.config.get('use_bias', True) else np.zeros(size)
+
+
+@handles('Conv1D', 'Conv2D', produces=('Conv1D', 'Conv2D', *ACTIVATION_KINDS))
+def convolution(source: Source) -> list[Layer]:
+    rank = 1 if type(source.layer).__name__ == 'Conv1D' else 2
+    _check_plain_convolution(source, rank)
+    kernel = array_of(source.layer.kernel)
+    filters = kernel.shape[-1]
+    layer = _convolution(source, rank, f'Conv{rank}D', kernel, _bias(source, source.layer, filters), filters)
+    return [layer, *fused_activation(source, source.config['activation'], source.output_shape(layer))]
+
+
+@handles('DepthwiseConv1D', 'DepthwiseConv2D', produces=('DepthwiseConv1D', 'DepthwiseConv2D', *ACTIVATION_KINDS))
+def depthwise_convolution(source: Source) -> list[Layer]:
+    rank = 1 if type(source.layer).__name__ == 'DepthwiseConv1D' else 2
+    _check_plain_convolution(source, rank)
+    if source.config.get('depth_multiplier', 1) != 1:
+        raise UnsupportedLayer(
+            f'{source.origin}: depth_multiplier {source.config["depth_multiplier"]} is not supported (1)'
+        )
+    kernel = array_of(source.layer.kernel)[..., 0]
+    channels = kernel.shape[-1]
+    layer = _convolution(source, rank, f'DepthwiseConv{rank}D', kernel, _bias(source, source.layer, channels), channels)
+    return [layer, *fused_activation(source, source.config['activation'], source.output_shape(layer))]
+
+
+@handles(
+    'SeparableConv1D',
+    'SeparableConv2D',
+    produces=('DepthwiseConv1D', 'DepthwiseConv2D', 'Conv1D', 'Conv2D', *ACTIVATION_KINDS),
+)
+def separable_convolution(source: Source) -> list[Layer]:
+    """Depthwise (named `<name>_depthwise`, no bias) then a pointwise 1x1 convolution carrying the bias."""
+    rank = 1 if type(source.layer).__name__ == 'SeparableConv1D' else 2
+    _check_plain_convolution(source, rank)
+    if source.config.get('depth_multiplier', 1) != 1:
+        raise UnsupportedLayer(
+            f'{source.origin}: depth_multiplier {source.config["depth_multiplier"]} is not supported (1)'
+        )
+    depth_kernel = array_of(source.layer.depthwise_kernel)[..., 0]
+    channels = depth_kernel.shape[-1]
+    depthwise = Source(source.layer, f'{source.name}_depthwise', source.inputs, source.input_shapes)
+    first = _convolution(depthwise, rank, f'DepthwiseConv{rank}D', depth_kernel, np.zeros(channels), channels)
+    point_kernel = array_of(source.layer.pointwise_kernel)
+    filters = point_kernel.shape[-1]
+    pointwise = Source(source.layer, source.name, [first.name], [depthwise.output_shape(first)], {'padding': 'valid'})
+    second = _convolution(pointwise, rank, f'Conv{rank}D', point_kernel, _bias(source, source.layer, filters), filters)
+    return [first, second, *fused_activation(pointwise, source.config['activation'], pointwise.output_shape(second))]
+
+
+@handles('MaxPooling1D', 'MaxPooling2D', 'AveragePooling1D', 'AveragePooling2D', produces=('Pooling1D', 'Pooling2D'))
+def pooling(source: Source) -> list[Layer]:
+    class_name = type(source.layer).__name__
+    rank = int(class_name[-2])
+    pool = _tuple(source.config['pool_size'], rank)
+    strides = _tuple(source.config.get('strides') or pool, rank)
+    attributes = window_attributes(source, rank, pool, strides)
+    for axis, length in zip(AXES[rank], pool, strict=True):
+        attributes[f'pool_{axis}'] = length
+    attributes['pool_op'] = 'max' if class_name.startswith('Max') else 'average'
+    return [source.make(f'Pooling{rank}D', **attributes)]
+
+
+@handles(
+    'GlobalMaxPooling1D',
+    'GlobalMaxPooling2D',
+    'GlobalAveragePooling1D',
+    'GlobalAveragePooling2D',
+    produces=('GlobalPooling1D', 'GlobalPooling2D'),
+)
+def global_pooling(source: Source) -> list[Layer]:
+    class_name = type(source.layer).__name__
+    rank = int(class_name[-2])
+    _check_channels_last(source, rank)
+    shape = source.input_shapes[0]
+    attributes: dict[str, Any] = {f'in_{axis}': size for axis, size in zip(AXES[rank], shape[:-1], strict=True)}
+    attributes.update(n_chan=shape[-1], keepdims=bool(source.config.get('keepdims', False)))
+    attributes['pool_op'] = 'max' if 'Max' in class_name else 'average'
+    return [source.make(f'GlobalPooling{rank}D', **attributes)]
+
+
+def _edge_pairs(value: Any, rank: int) -> list[tuple[int, int]]:
+    """Keras padding/cropping arguments as one (before, after) pair per spatial axis."""
+    if isinstance(value, int):
+        return [(value, value)] * rank
+    items = list(value)
+    if rank == 1:
+        return [tuple(items)] if len(items) == 2 and all(isinstance(v, int) for v in items) else [tuple(items[0])]
+    return [(v, v) if isinstance(v, int) else tuple(v) for v in items]
+
+
+def _edges(source: Source, rank: int, argument: str, prefix: str, sign: int) -> list[Layer]:
+    _check_channels_last(source, rank)
+    shape = source.input_shapes[0]
+    attributes: dict[str, Any] = {'n_chan': shape[-1]}
+    for axis, size, (before, after) in zip(
+        AXES[rank], shape[:-1], _edge_pairs(source.config[argument], rank), strict=True
+    ):
+        names = [name.replace('pad_', prefix) for name in PAD_NAMES[axis]]
+        attributes[f'in_{axis}'], attributes[names[0]], attributes[names[1]] = size, before, after
+        attributes[f'out_{axis}'] = size + sign * (before + after)
+    kind = ('ZeroPadding' if sign > 0 else 'Cropping') + f'{rank}D'
+    return [source.make(kind, **attributes)]
+
+
+@handles('ZeroPadding1D', 'ZeroPadding2D', produces=('ZeroPadding1D', 'ZeroPadding2D'))
+def zero_padding(source: Source) -> list[Layer]:
+    return _edges(source, int(type(source.layer).__name__[-2]), 'padding', 'pad_', +1)
+
+
+@handles('Cropping1D', 'Cropping2D', produces=('Cropping1D', 'Cropping2D'))
+def cropping(source: Source) -> list[Layer]:
+    return _edges(source, int(type(source.layer).__name__[-2]), 'cropping', 'crop_', -1)
+
+
+@handles('UpSampling1D', 'UpSampling2D', produces=('Resize', 'Resize2D'))
+def upsampling(source: Source) -> list[Layer]:
+    rank = int(type(source.layer).__name__[-2])
+    _check_channels_last(source, rank)
+    if source.config.get('interpolation', 'nearest') != 'nearest':
+        raise UnsupportedLayer(f'{source.origin}: only nearest-neighbour upsampling is supported')
+    shape, factors = source.input_shapes[0], _tuple(source.config['size'], rank)
+    attributes: dict[str, Any] = {'n_chan': shape[-1], 'algorithm': 'nearest'}
+    for axis, size, factor in zip(AXES[rank], shape[:-1], factors, strict=True):
+        attributes[f'in_{axis}'], attributes[f'{axis}_factor'], attributes[f'out_{axis}'] = size, factor, size * factor
+    return [source.make('Resize' if rank == 1 else 'Resize2D', **attributes)]

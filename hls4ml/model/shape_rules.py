@@ -1,0 +1,152 @@
+"""Shape rules of the layer kinds: output shape from input shapes and attributes, and weight shapes.
+
+Tensors are channels-last without the batch dimension: (width, channels) in 1-D, (height, width,
+channels) in 2-D. Spatial attributes use hls4ml 1.x names (`in_height`, `filt_width`, `pad_top`, ...).
+Every rule raises ValueError naming the layer when the inputs do not fit.
+"""
+
+from __future__ import annotations
+
+from hls4ml.model.ir import Layer
+
+Shape = tuple[int, ...]
+
+
+def _fail(layer: Layer, problem: str) -> ValueError:
+    return ValueError(f'{layer.describe()}: {problem}')
+
+
+def same_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    return inputs[0]
+
+
+def input_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    return tuple(layer.attributes['shape'])
+
+
+def dense_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    (shape,) = inputs
+    if shape[-1] != layer.attributes['n_in']:
+        raise _fail(layer, f'input has {shape[-1]} features, the weights expect {layer.attributes["n_in"]}')
+    return (*shape[:-1], layer.attributes['n_out'])
+
+
+def _spatial_input(layer: Layer, shape: Shape, rank: int) -> None:
+    """Check the input against the layer's in_* / n_chan attributes."""
+    attributes = layer.attributes
+    expected: Shape = (attributes['in_width'], attributes['n_chan'])
+    if rank == 2:
+        expected = (attributes['in_height'], *expected)
+    if tuple(shape) != expected:
+        raise _fail(layer, f'input shape {tuple(shape)} does not match the layer, which expects {expected}')
+
+
+def spatial_shape(channels_attribute: str, rank: int):
+    """Output (out_height?, out_width, channels) of a windowed or resizing layer of `rank` 1 or 2."""
+
+    def rule(layer: Layer, inputs: list[Shape]) -> Shape:
+        _spatial_input(layer, inputs[0], rank)
+        attributes = layer.attributes
+        out: Shape = (attributes['out_width'], attributes[channels_attribute])
+        if rank == 2:
+            out = (attributes['out_height'], *out)
+        if min(out) < 1:
+            raise _fail(layer, f'the output shape {out} is empty')
+        return out
+
+    return rule
+
+
+def window_output(size: int, window: int, stride: int, before: int, after: int) -> int:
+    """Outputs of a sliding window over `size` inputs padded with `before` and `after` zeros."""
+    return (size + before + after - window) // stride + 1
+
+
+def same_padding(size: int, window: int, stride: int) -> tuple[int, int]:
+    """Keras/TensorFlow 'same' padding: (before, after), the extra one after."""
+    out = -(-size // stride)
+    total = max((out - 1) * stride + window - size, 0)
+    return total // 2, total - total // 2
+
+
+def global_pooling_shape(rank: int):
+    def rule(layer: Layer, inputs: list[Shape]) -> Shape:
+        _spatial_input(layer, inputs[0], rank)
+        channels = layer.attributes['n_chan']
+        return (1,) * rank + (channels,) if layer.attributes.get('keepdims') else (channels,)
+
+    return rule
+
+
+def reshape_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    target = tuple(layer.attributes['target_shape'])
+    size = _size(inputs[0])
+    if _size(target) != size:
+        raise _fail(layer, f'cannot reshape {inputs[0]} ({size} values) into {target}')
+    return target
+
+
+def transpose_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    perm = tuple(layer.attributes['perm'])
+    if sorted(perm) != list(range(len(inputs[0]))):
+        raise _fail(layer, f'permutation {perm} does not fit an input of rank {len(inputs[0])}')
+    return tuple(inputs[0][axis] for axis in perm)
+
+
+def merge_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    if len(inputs) != 2 or inputs[0] != inputs[1]:
+        raise _fail(layer, f'needs two inputs of the same shape, got {inputs}')
+    return inputs[0]
+
+
+def concatenate_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    axis = layer.attributes['axis']
+    first, second = inputs
+    if len(first) != len(second) or not 0 <= axis < len(first):
+        raise _fail(layer, f'cannot concatenate {first} and {second} along axis {axis}')
+    if any(a != b for index, (a, b) in enumerate(zip(first, second, strict=True)) if index != axis):
+        raise _fail(layer, f'{first} and {second} differ outside the concatenation axis {axis}')
+    return tuple(a + b if index == axis else a for index, (a, b) in enumerate(zip(first, second, strict=True)))
+
+
+def dot_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    if len(inputs) != 2 or inputs[0] != inputs[1] or len(inputs[0]) != 1:
+        raise _fail(layer, f'Dot is supported for two vectors of the same length, got {inputs}')
+    return (1,)
+
+
+def _size(shape: Shape) -> int:
+    size = 1
+    for dim in shape:
+        size *= dim
+    return size
+
+
+# ---- weights ------------------------------------------------------------------------------------------
+
+
+def no_weights(layer: Layer) -> dict[str, Shape]:
+    return {}
+
+
+def dense_weights(layer: Layer) -> dict[str, Shape]:
+    return {'weight': (layer.attributes['n_in'], layer.attributes['n_out']), 'bias': (layer.attributes['n_out'],)}
+
+
+def per_element_weights(*names: str):
+    def rule(layer: Layer) -> dict[str, Shape]:
+        return {name: (layer.attributes['n_in'],) for name in names}
+
+    return rule
+
+
+def conv_weights(rank: int, depthwise: bool = False):
+    """Keras kernel layout: (filt_height?, filt_width, n_chan, n_filt), depthwise (…, n_chan)."""
+
+    def rule(layer: Layer) -> dict[str, Shape]:
+        attributes = layer.attributes
+        window = (attributes['filt_width'],) if rank == 1 else (attributes['filt_height'], attributes['filt_width'])
+        last = (attributes['n_chan'],) if depthwise else (attributes['n_chan'], attributes['n_filt'])
+        return {'weight': (*window, *last), 'bias': (attributes['n_filt'],)}
+
+    return rule
