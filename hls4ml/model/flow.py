@@ -10,8 +10,10 @@ from collections.abc import Callable
 
 from hls4ml.model.ir import Graph, format_graph
 from hls4ml.model.passes import PassContext
+from hls4ml.model.passes.fifo_depths import fifo_depths
 from hls4ml.model.passes.fuse_batchnorm import fuse_batchnorm
 from hls4ml.model.passes.infer_precision import infer_precision
+from hls4ml.model.passes.prepare_streams import prepare_streams
 from hls4ml.model.passes.remove_linear_activation import remove_linear_activation
 from hls4ml.model.passes.skip_softmax import skip_softmax
 from hls4ml.model.passes.validate_reuse_factor import validate_reuse_factor
@@ -25,6 +27,8 @@ CONVERT_FLOW: tuple[tuple[str, Pass], ...] = (
     ('skip_softmax', skip_softmax),
     ('infer_precision', infer_precision),
     ('validate_reuse_factor', validate_reuse_factor),
+    ('prepare_streams', prepare_streams),
+    ('fifo_depths', fifo_depths),
 )
 
 

@@ -37,7 +37,7 @@ class ModelGraph:
         self.graph = graph
         verify(graph, resolved=False)  # NaN weights, bad shapes: refused before any pass runs
         self._apply_config(origin or {})
-        self.context = PassContext(self.hls_config.default_precision, self.hls_config.maximum)
+        self.context = PassContext(self.hls_config.default_precision, self.hls_config.maximum, config['IOType'])
         self.applied_passes = run_flow(graph, self.context)
         self._simulation: Any = None
 

@@ -108,6 +108,7 @@ def interpret(model: Any, x: Any, family: str | None = None) -> tuple[list[Fixed
         if layer.kind in COMBINE_KINDS:
             values[layer.outputs[0]] = combine(layer, [values[name] for name in layer.inputs], graph, family)
         elif layer.kind != 'Input':
-            values[layer.outputs[0]] = KERNELS[layer.kind](layer, values[layer.inputs[0]], graph, family)
+            output = KERNELS[layer.kind](layer, values[layer.inputs[0]], graph, family)
+            values.update(dict.fromkeys(layer.outputs, output))  # a Clone's outputs are all the same values
     per_layer = {layer.name: values[layer.outputs[0]] for layer in graph.layers.values()}
     return [values[name] for name in graph.outputs], per_layer

@@ -28,7 +28,7 @@ EDGE_ARGUMENTS = {
 def move(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
     """Padding, cropping, upsampling, reshape and transpose: values moved, each written into the result type."""
     result = layer.types['result']
-    if layer.kind == 'Reshape':
+    if layer.kind in ('Reshape', 'Clone'):
         return array_ops.copy(x, result)
     if layer.kind == 'Transpose':
         return array_ops.transpose(x, graph.tensors[layer.inputs[0]].shape, tuple(layer.attributes['perm']), result)
@@ -53,5 +53,5 @@ def combine(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -
     return getattr(merge, operation)(first, second, result)
 
 
-MOVE_KINDS = (*EDGE_ARGUMENTS, 'Reshape', 'Transpose')
+MOVE_KINDS = (*EDGE_ARGUMENTS, 'Reshape', 'Transpose', 'Clone')
 COMBINE_KINDS = ('Merge', 'Concatenate', 'Dot')

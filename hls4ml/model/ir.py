@@ -26,6 +26,7 @@ class Tensor:
     name: str
     shape: tuple[int, ...]
     producer: str  # the layer writing it
+    fifo_depth: int = 0  # io_stream: the FIFO depth the dataflow needs (0: not a stream)
 
     @property
     def size(self) -> int:
@@ -87,6 +88,14 @@ class Graph:
         self.layers[layer.name] = layer
         return layer
 
+    def insert_layer(self, layer: Layer, output_shapes: list[tuple[int, ...]], before: str) -> Layer:
+        """Add `layer` just before the layer named `before` (keeping the order topological)."""
+        self.add_layer(layer, output_shapes)
+        order = [name for name in self.layers if name != layer.name]
+        order.insert(order.index(before), layer.name)
+        self.layers = {name: self.layers[name] for name in order}
+        return layer
+
     # ---- queries --------------------------------------------------------------------------------
     def producer(self, tensor_name: str) -> Layer:
         return self.layers[self.tensors[tensor_name].producer]
@@ -123,6 +132,8 @@ def format_graph(graph: Graph) -> str:
         shapes = ', '.join('x'.join(map(str, graph.tensors[name].shape)) for name in layer.outputs)
         result = layer.types.get('result', UnspecifiedPrecisionType())
         extras = [f'{key}={value}' for key, value in sorted(layer.types.items()) if key != 'result']
+        depths = [graph.tensors[name].fifo_depth for name in layer.outputs if graph.tensors[name].fifo_depth]
+        extras += [f'fifo_depth={",".join(map(str, depths))}'] if depths else []
         extras += [f'{key}={value}' for key, value in sorted(layer.attributes.items()) if _printable(value)]
         sources = ', '.join(graph.tensors[name].producer for name in layer.inputs) or '-'
         lines.append(

@@ -91,6 +91,7 @@ LAYER_KINDS: dict[str, LayerKind] = {
         LayerKind('Reshape', RESULT_ONLY, (), COMMON_KEYS, rules.reshape_shape),
         LayerKind('Transpose', RESULT_ONLY, (), COMMON_KEYS, rules.transpose_shape),
         LayerKind('Concatenate', RESULT_ONLY, (), COMMON_KEYS, rules.concatenate_shape),
+        LayerKind('Clone', RESULT_ONLY, (), COMMON_KEYS, rules.same_shape),  # io_stream fan-out, inserted by a pass
         # element-wise arithmetic
         LayerKind('Merge', RESULT_ONLY, (), COMMON_KEYS, rules.merge_shape),  # op: MERGE_OPERATIONS
         LayerKind(

@@ -25,6 +25,8 @@ def layer_table() -> str:
         'table and the backend registry; `test/unit/utils/test_layer_table.py` fails when it is out of date.',
         '',
         f'Backends: {backends}. Every layer is C-simulated bit-exactly by `predict()`.',
+        "In io_stream, pooling with `padding='same'` is refused (zeros would enter maxima and averages);",
+        'convolutions with `same` padding get an explicit ZeroPadding layer in front.',
         '',
         '## Keras 3 layers',
         '',

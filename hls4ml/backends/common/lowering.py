@@ -16,6 +16,7 @@ from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layers import TABLE_ACTIVATIONS
+from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -24,12 +25,32 @@ class LoweringContext:
     graph: Graph
     family: str
     index: dict[str, int]  # layer name -> index used in identifiers
+    io_stream: bool = False
 
     def type_name(self, layer: Layer, var: str) -> str:
         return f'layer{self.index[layer.name]}_{var}_t'
 
     def tensor(self, tensor_name: str) -> str:
-        return f'layer{self.index[self.graph.tensors[tensor_name].producer]}_out'
+        """The C++ variable of a tensor: `layer3_out` (a clone's further outputs: `layer3_out2`, ...)."""
+        producer = self.graph.producer(tensor_name)
+        position = producer.outputs.index(tensor_name)
+        return f'layer{self.index[producer.name]}_out{position + 1 if position else ""}'
+
+    @property
+    def io_type(self) -> str:
+        return 'nnet::io_stream' if self.io_stream else 'nnet::io_parallel'
+
+    def stream_type(self, tensor_name: str) -> str:
+        """The element type of a tensor's stream: all channels of one position."""
+        producer = self.graph.producer(tensor_name)
+        pack = stream_pack(self.graph.tensors[tensor_name].shape)
+        return f'nnet::array<{self.type_name(producer, "result")}, {pack}>'
+
+    def data_type(self, tensor_name: str) -> str:
+        """What a kernel's data template argument is: the element type, or the stream element type."""
+        if self.io_stream:
+            return self.stream_type(tensor_name)
+        return self.type_name(self.graph.producer(tensor_name), 'result')
 
     def input_type_name(self, layer: Layer, position: int = 0) -> str:
         return self.type_name(self.graph.producer(layer.inputs[position]), 'result')
@@ -39,8 +60,11 @@ class LoweringContext:
         result type, the config), the data arguments (inputs, then the output), and n_in."""
         index = self.index[layer.name]
         impl = LayerImpl(layer.name, layer.kind, header, f'config{index}', base, function=function)
-        input_types = [self.input_type_name(layer, position) for position in range(len(layer.inputs))]
-        impl.template_args = [*input_types, self.type_name(layer, 'result'), impl.struct]
+        impl.template_args = [
+            *(self.data_type(name) for name in layer.inputs),
+            self.data_type(layer.outputs[0]),
+            impl.struct,
+        ]
         impl.arguments = [*(self.tensor(name) for name in layer.inputs), self.tensor(layer.outputs[0])]
         impl.statics.append(('unsigned', 'n_in', str(self.graph.tensors[layer.inputs[0]].size)))
         return impl
@@ -72,7 +96,7 @@ def lower_dense(layer: Layer, context: LoweringContext) -> LayerImpl:
     attributes = layer.attributes
     impl.statics += [
         ('unsigned', 'n_out', str(attributes['n_out'])),
-        ('unsigned', 'io_type', 'nnet::io_parallel'),
+        ('unsigned', 'io_type', context.io_type),
         ('unsigned', 'strategy', f'nnet::{attributes["strategy"]}'),
         ('unsigned', 'reuse_factor', str(attributes['reuse_factor'])),
     ]
@@ -90,7 +114,7 @@ def lower_batchnorm(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_batchnorm.h', 'nnet::batchnorm_config', 'nnet::normalize')
     impl.statics += [
         ('unsigned', 'n_scale_bias', str(layer.weights['scale'].size)),
-        ('unsigned', 'io_type', 'nnet::io_parallel'),
+        ('unsigned', 'io_type', context.io_type),
     ]
     impl.typedefs += [
         ('scale_t', context.type_name(layer, 'scale')),
@@ -105,7 +129,7 @@ def lower_batchnorm(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 def _activation_impl(layer: Layer, context: LoweringContext, function: str, header: str) -> LayerImpl:
     impl = context.start(layer, header, 'nnet::activ_config', f'nnet::{function}')
-    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    impl.statics.append(('unsigned', 'io_type', context.io_type))
     if 'param' in layer.types:
         impl.typedefs.append(('param_t', context.type_name(layer, 'param')))
     return impl
@@ -144,7 +168,7 @@ def lower_hard_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 def lower_softmax_layer(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_softmax.h', 'nnet::softmax_config', 'nnet::softmax')
-    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    impl.statics.append(('unsigned', 'io_type', context.io_type))
     return lower_softmax(layer, context, impl)
 
 

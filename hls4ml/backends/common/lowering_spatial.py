@@ -56,7 +56,7 @@ def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_conv.h', f'nnet::{name}_config', f'nnet::{name}')
     impl.statics += geometry(layer)
     impl.statics += [
-        ('unsigned', 'io_type', 'nnet::io_parallel'),
+        ('unsigned', 'io_type', context.io_type),
         ('unsigned', 'strategy', f'nnet::{layer.attributes["strategy"]}'),
         ('unsigned', 'reuse_factor', str(layer.attributes['reuse_factor'])),
         ('unsigned', 'parallelization_factor', str(layer.attributes['parallelization_factor'])),
@@ -76,7 +76,7 @@ def lower_pooling(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl.statics += geometry(layer, {'n_chan': 'n_filt'})  # hls4ml calls the pooled channels n_filt
     impl.statics += [
         ('unsigned', 'pool_op', f'nnet::pool_{layer.attributes["pool_op"]}'),
-        ('unsigned', 'io_type', 'nnet::io_parallel'),
+        ('unsigned', 'io_type', context.io_type),
     ]
     impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
     return impl

@@ -27,8 +27,10 @@ HALF = FixedPrecisionType(1, 0, False)  # holds 0.5 exactly: the average's halvi
 
 def lower_move(layer: Layer, context: LoweringContext) -> LayerImpl:
     function, base = MOVES[layer.kind]
+    if layer.kind == 'Reshape' and context.io_stream:  # a stream changes its packing, not its order
+        function, base = 'repack', 'repack_config'
     impl = context.start(layer, 'nnet_array.h', f'nnet::{base}', f'nnet::{function}')
-    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    impl.statics.append(('unsigned', 'io_type', context.io_type))
     if layer.kind == 'Reshape':
         impl.statics.append(('unsigned', 'n_elem', str(context.graph.tensors[layer.inputs[0]].size)))
     elif layer.kind == 'Transpose':
@@ -64,11 +66,20 @@ def lower_combine(layer: Layer, context: LoweringContext) -> LayerImpl:
         impl.statics.append(('unsigned', 'n_elem', str(context.graph.tensors[layer.inputs[0]].size)))
         if operation == 'average':
             impl.typedefs.append(('half_t', HALF.spelling(context.family)))
-    impl.statics.append(('unsigned', 'io_type', 'nnet::io_parallel'))
+    impl.statics.append(('unsigned', 'io_type', context.io_type))
+    return impl
+
+
+def lower_clone(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """io_stream fan-out: one stream read once, written to every reader's own stream."""
+    impl = context.start(layer, 'nnet_stream.h', 'nnet::clone_config', 'nnet::clone')
+    impl.arguments += [context.tensor(name) for name in layer.outputs[1:]]
+    impl.statics += [('unsigned', 'n_elem', str(layer.attributes['n_elem'])), ('unsigned', 'io_type', context.io_type)]
     return impl
 
 
 STRUCTURE_LOWERINGS = {
+    'Clone': lower_clone,
     **dict.fromkeys(MOVES, lower_move),
     **dict.fromkeys(('Merge', 'Concatenate', 'Dot'), lower_combine),
 }

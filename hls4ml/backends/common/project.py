@@ -7,7 +7,20 @@ from typing import Any
 
 from hls4ml.backends.common.lowering import LOWERINGS, LoweringContext
 from hls4ml.backends.common.records import ConstArray, LayerImpl
+from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.types import FixedPrecisionType
+
+STREAM_HEADERS = {
+    'nnet_dense.h': 'nnet_dense_stream.h',
+    'nnet_activation.h': 'nnet_activation_stream.h',
+    'nnet_activation_table.h': 'nnet_activation_stream.h',
+    'nnet_softmax.h': 'nnet_activation_stream.h',
+    'nnet_batchnorm.h': 'nnet_activation_stream.h',
+    'nnet_conv.h': 'nnet_conv_stream.h',
+    'nnet_pooling.h': 'nnet_pooling_stream.h',
+    'nnet_merge.h': 'nnet_merge_stream.h',
+    'nnet_array.h': 'nnet_array_stream.h',
+}
 
 
 @dataclass
@@ -19,6 +32,13 @@ class Port:
     size: int
     shape: tuple[int, ...]
     layer: str
+    element: str = ''  # io_stream: the stream's element type, nnet::array<type_name, pack>
+    pack: int = 0  # io_stream: values per element
+    depth: int = 0  # io_stream: FIFO depth
+
+    @property
+    def elements(self) -> int:
+        return self.size // self.pack if self.pack else 0
 
 
 @dataclass
@@ -40,8 +60,17 @@ class ProjectContext:
     traces: list[Port] = field(default_factory=list)
 
     @property
+    def trace_index(self) -> dict[str, int]:
+        """Traced layer name -> position of its buffer."""
+        return {port.layer: index for index, port in enumerate(self.traces)}
+
+    @property
     def headers(self) -> list[str]:
-        return sorted({layer.header for layer in self.layers})
+        """The kernel headers to include: each layer's, and its streaming twin in io_stream."""
+        headers = {layer.header for layer in self.layers}
+        if self.io_type == 'io_stream':
+            headers |= {STREAM_HEADERS[header] for header in headers if header in STREAM_HEADERS}
+        return sorted(headers)
 
     @property
     def arrays(self) -> list[ConstArray]:
@@ -51,7 +80,9 @@ class ProjectContext:
 def lower_project(model: Any) -> ProjectContext:
     graph, config = model.graph, model.config
     family = model.backend.family
-    context = LoweringContext(graph, family, {name: index for index, name in enumerate(graph.layers, start=1)})
+    io_stream = config['IOType'] == 'io_stream'
+    indices = {name: index for index, name in enumerate(graph.layers, start=1)}
+    context = LoweringContext(graph, family, indices, io_stream)
     project = ProjectContext(
         model.project_name,
         model.backend.name,
@@ -93,7 +124,9 @@ def _pipeline(model: Any) -> tuple[str, int]:
     if style not in ('auto', 'pipeline', 'dataflow'):
         raise ValueError(f"hls_config['Model']['PipelineStyle'] must be auto, pipeline or dataflow, got {style!r}")
     if style == 'auto':
-        style = 'dataflow' if any(layer.attributes.get('strategy') == 'resource' for layer in layers) else 'pipeline'
+        streaming = model.config['IOType'] == 'io_stream'
+        resource = any(layer.attributes.get('strategy') == 'resource' for layer in layers)
+        style = 'dataflow' if streaming or resource else 'pipeline'
     interval = settings.get('PipelineInterval', largest)
     if isinstance(interval, bool) or not isinstance(interval, int) or interval < 1:
         raise ValueError(f"hls_config['Model']['PipelineInterval'] must be a positive integer, got {interval!r}")
@@ -103,17 +136,20 @@ def _pipeline(model: Any) -> tuple[str, int]:
 def _port(context: LoweringContext, tensor_name: str) -> Port:
     tensor = context.graph.tensors[tensor_name]
     producer = context.graph.layers[tensor.producer]
-    return Port(
-        context.tensor(tensor_name),
-        context.type_name(producer, 'result'),
-        tensor.size,
-        tensor.shape,
-        producer.name,
+    port = Port(
+        context.tensor(tensor_name), context.type_name(producer, 'result'), tensor.size, tensor.shape, producer.name
     )
+    if context.io_stream:
+        port.element, port.pack, port.depth = (
+            context.stream_type(tensor_name),
+            stream_pack(tensor.shape),
+            tensor.fifo_depth,
+        )
+    return port
 
 
 def _traced(model: Any, ports: dict[str, Port]) -> list[Port]:
     """Layers marked `Trace: True`; when none is marked, every layer after the inputs (trace() is asked for)."""
-    layers = [layer for layer in model.graph.layers.values() if layer.kind != 'Input']
+    layers = [layer for layer in model.graph.layers.values() if layer.kind not in ('Input', 'Clone')]
     marked = [layer for layer in layers if layer.attributes.get('trace')]
     return [ports[layer.outputs[0]] for layer in (marked or layers)]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 IO_TYPES = ('io_parallel', 'io_stream')
-SUPPORTED_IO_TYPES = ('io_parallel',)
+SUPPORTED_IO_TYPES = ('io_parallel', 'io_stream')
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ class PassContext:
 
     default_precision: PrecisionType
     maximum: FixedPrecisionType | None = None
+    io_type: str = 'io_parallel'
     warnings: list[str] = field(default_factory=list)
 
     def warn(self, message: str) -> None:

@@ -18,12 +18,15 @@ pytestmark = pytest.mark.csim
 L = keras.layers
 
 
-def convert(model: keras.Model, tmp_path, granularity: str = 'name', **layer_cfg):
+IO_TYPES = ['io_parallel', 'io_stream']
+
+
+def convert(model: keras.Model, tmp_path, granularity: str = 'name', io_type: str = 'io_parallel', **layer_cfg):
     config = hls4ml.utils.config_from_keras_model(model, granularity=granularity, default_precision='ap_fixed<16,6>')
     for name, settings in layer_cfg.items():
         config['LayerName'][name].update(settings)
     return hls4ml.converters.convert_from_keras_model(
-        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis'
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis', io_type=io_type
     )
 
 
@@ -77,21 +80,33 @@ CASES = {
 }
 
 
+STREAM_REFUSED = {
+    'maxpool2d_same': "'same' pooling is not supported with io_stream",
+    'avgpool2d_same': "'same' pooling",
+}
+
+
+@pytest.mark.parametrize('io_type', IO_TYPES)
 @pytest.mark.parametrize('case', sorted(CASES))
-def test_layer_is_bit_exact_and_close_to_keras(case: str, tmp_path) -> None:
+def test_layer_is_bit_exact_and_close_to_keras(case: str, io_type: str, tmp_path) -> None:
     model = CASES[case]()
-    check(convert(model, tmp_path), model)
+    if io_type == 'io_stream' and case in STREAM_REFUSED:
+        with pytest.raises(ValueError, match=STREAM_REFUSED[case]):
+            convert(model, tmp_path, io_type=io_type)
+        return
+    check(convert(model, tmp_path, io_type=io_type), model)
 
 
+@pytest.mark.parametrize('io_type', IO_TYPES)
 @pytest.mark.parametrize(
     'operation', ['Add', 'Subtract', 'Multiply', 'Average', 'Maximum', 'Minimum', 'Concatenate', 'Dot']
 )
-def test_merges_of_two_inputs(operation: str, tmp_path) -> None:
+def test_merges_of_two_inputs(operation: str, io_type: str, tmp_path) -> None:
     keras.utils.set_random_seed(2)
     first, second = keras.Input((6,), name='a'), keras.Input((6,), name='b')
     layer = getattr(L, operation)(axes=1) if operation == 'Dot' else getattr(L, operation)()
     model = keras.Model([first, second], layer([L.Dense(6)(first), second]))
-    check(convert(model, tmp_path), model)
+    check(convert(model, tmp_path, io_type=io_type), model)
 
 
 @pytest.mark.parametrize('axis', [1, 2, -1])
@@ -102,29 +117,36 @@ def test_concatenate_any_axis(axis: int, tmp_path) -> None:
     check(convert(model, tmp_path), model)
 
 
-def test_resnet_block_with_an_add_skip(tmp_path) -> None:
+@pytest.mark.parametrize('io_type', IO_TYPES)
+def test_resnet_block_with_an_add_skip(io_type: str, tmp_path) -> None:
     keras.utils.set_random_seed(5)
     image = keras.Input((8, 8, 2), name='image')
     hidden = L.Conv2D(4, 3, padding='same', activation='relu')(image)
     branch = L.Conv2D(4, 3, padding='same')(hidden)
     merged = L.Activation('relu')(L.Add()([hidden, branch]))
     model = keras.Model(image, L.Dense(3, activation='softmax')(L.GlobalAveragePooling2D()(merged)))
-    check(convert(model, tmp_path), model)
+    hls_model = convert(model, tmp_path, io_type=io_type)
+    check(hls_model, model)
+    if io_type == 'io_stream':  # the skip branch waits for the two convolutions: a deeper FIFO than the chain
+        depths = {tensor.fifo_depth for tensor in hls_model.graph.tensors.values()}
+        assert min(depths) == 2 and max(depths) > 2
 
 
-def test_two_inputs_and_two_outputs_keep_the_model_order(tmp_path) -> None:
+@pytest.mark.parametrize('io_type', IO_TYPES)
+def test_two_inputs_and_two_outputs_keep_the_model_order(io_type: str, tmp_path) -> None:
     keras.utils.set_random_seed(6)
     first, second = keras.Input((5,), name='first'), keras.Input((3,), name='second')
     joined = L.Concatenate()([L.Dense(4, activation='relu')(first), second])
     model = keras.Model([first, second], [L.Dense(2, name='out_a')(joined), L.Dense(3, name='out_b')(joined)])
-    hls_model = convert(model, tmp_path)
+    hls_model = convert(model, tmp_path, io_type=io_type)
     x = inputs_for(model, 10)
     outputs = hls_model.predict(x)
     assert isinstance(outputs, list) and [o.shape for o in outputs] == [(10, 2), (10, 3)]
     check(hls_model, model)
 
 
-def test_example_cnn(tmp_path) -> None:
+@pytest.mark.parametrize('io_type', IO_TYPES)
+def test_example_cnn(io_type: str, tmp_path) -> None:
     """16x16x1 -> Conv2D(4,3x3,relu) -> MaxPool 2x2 -> Conv2D(8,3x3,relu) -> Flatten -> Dense(10, softmax)."""
     keras.utils.set_random_seed(7)
     model = single(
@@ -135,8 +157,8 @@ def test_example_cnn(tmp_path) -> None:
         L.Flatten(),
         L.Dense(10, activation='softmax'),
     )
-    check(convert(model, tmp_path, granularity='model'), model)
-    check(convert(model, tmp_path / 'auto'), model)
+    check(convert(model, tmp_path, granularity='model', io_type=io_type), model)
+    check(convert(model, tmp_path / 'auto', io_type=io_type), model)
 
 
 @pytest.mark.parametrize('settings', [{'Strategy': 'Resource', 'ReuseFactor': 3}, {'ParallelizationFactor': 4}])

@@ -190,3 +190,60 @@ def test_generated_code_computes_the_same_bits_with_the_vendor_headers(written_p
     hls_model.compile()
     assert str(folder) in [str(path) for path in hls_model.csim_interface.include_dirs]
     np.testing.assert_array_equal(hls_model.predict(x), ours)
+
+
+def test_streaming_project_is_warning_free_and_its_testbench_matches_predict(tmp_path) -> None:
+    """io_stream: the example CNN's bridge and testbench compile with -Wall -Wextra -Werror; the testbench
+    (reading tb_data through hls::stream) prints what predict() returns."""
+    keras.utils.set_random_seed(3)
+    layers = keras.layers
+    model = keras.Sequential(
+        [
+            keras.Input((10, 10, 1)),
+            layers.Conv2D(3, 3, activation='relu'),
+            layers.MaxPooling2D(2),
+            layers.Flatten(),
+            layers.Dense(4, activation='softmax'),
+        ]
+    )
+    x = np.random.default_rng(1).uniform(0, 1, (6, 10, 10, 1))
+    np.save(tmp_path / 'x.npy', x)
+    hls_model = hls4ml.converters.convert_from_keras_model(
+        model,
+        output_dir=str(tmp_path / 'prj'),
+        backend='Vitis',
+        io_type='io_stream',
+        input_data_tb=str(tmp_path / 'x.npy'),
+    )
+    hls_model.write()
+    project = tmp_path / 'prj'
+    for source in ('myproject_bridge.cpp', 'myproject_test.cpp'):
+        result = subprocess.run(
+            ['g++', '-std=c++17', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Ifirmware/ap_types', source],
+            cwd=project,
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0 and not result.stderr, result.stderr[:3000]
+    binary = tmp_path / 'testbench'
+    build = subprocess.run(
+        [
+            'g++',
+            '-std=c++17',
+            '-O1',
+            '-Ifirmware/ap_types',
+            'myproject_test.cpp',
+            'firmware/myproject.cpp',
+            '-o',
+            str(binary),
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr[:3000]
+    subprocess.run([str(binary)], cwd=project, check=True, capture_output=True)
+    logged = np.loadtxt(project / 'tb_data' / 'csim_results.log')
+    np.testing.assert_allclose(logged, hls_model.predict(x), rtol=1e-5, atol=1e-6)
+    top = (project / 'firmware' / 'myproject.cpp').read_text()
+    assert 'HLS INTERFACE axis port=layer1_out' in top and 'NNET_DATAFLOW' in top and 'NNET_STREAM_DEPTH' in top

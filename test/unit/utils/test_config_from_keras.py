@@ -226,16 +226,14 @@ def test_known_keyword_arguments_do_not_warn() -> None:
         create_config('out', 'proj', 'Vivado', part='xc7a35t', io_type='io_parallel')
 
 
-def test_io_stream_is_refused_for_now_with_a_clear_message() -> None:
-    with pytest.raises(ValueError) as caught:
-        create_config('out', 'proj', 'Vitis', io_type='io_stream')
-    message = str(caught.value)
-    assert "'io_stream'" in message and 'not supported yet' in message and "'io_parallel'" in message
+def test_io_stream_is_accepted() -> None:
+    assert create_config('out', 'proj', 'Vitis', io_type='io_stream')['IOType'] == 'io_stream'
 
 
-def test_io_stream_is_refused_by_the_converter(model, tmp_path) -> None:
-    with pytest.raises(ValueError, match='io_stream'):
-        convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), backend='Vitis', io_type='io_stream')
+def test_io_stream_conversion_gives_every_stream_a_fifo_depth(model, tmp_path) -> None:
+    hls_model = convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), backend='Vitis', io_type='io_stream')
+    assert all(tensor.fifo_depth >= 2 for tensor in hls_model.graph.tensors.values())
+    assert 'fifo_depth=' in str(hls_model)
 
 
 @pytest.mark.parametrize(

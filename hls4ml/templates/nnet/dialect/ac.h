@@ -6,6 +6,8 @@
 // Catapult source pragmas. Note for the Catapult backend: Catapult reads a loop pragma on the line
 // before the loop, so NNET_PIPELINE at the top of a loop body (only the Resource dense outer loop)
 // will need revisiting there; NNET_UNROLL is already written before its loops.
+// NNET_STREAM_DEPTH and NNET_INTERFACE_AXIS are empty too (FIFO depths and interfaces are
+// Catapult directives).
 #ifndef NNET_DIALECT_AC_H_
 #define NNET_DIALECT_AC_H_
 
@@ -30,5 +32,25 @@
 #define NNET_ARRAY_RESHAPE_CYCLIC(var, f)
 #define NNET_ALLOCATION_MUL(count) (void)(count); // keeps a local limit "used" for -Wunused
 #define NNET_DATAFLOW
+#define NNET_STREAM_DEPTH(var, depth)
+#define NNET_INTERFACE_AXIS(port)
+
+// io_stream tensors: for now the same hls::stream C-simulation model as the Vitis dialect (included
+// only when reachable, see dialect/vitis.h). When the Catapult backend lands, Catapult's
+// ac_channel<T> will replace this alias.
+#if defined(__has_include)
+#if __has_include("hls_stream.h")
+#define NNET_HAS_HLS_STREAM
+#endif
+#else
+#define NNET_HAS_HLS_STREAM
+#endif
+
+#ifdef NNET_HAS_HLS_STREAM
+#include "hls_stream.h"
+namespace nnet {
+template <class T> using stream = hls::stream<T>;
+} // namespace nnet
+#endif
 
 #endif

@@ -11,6 +11,11 @@
 //   NNET_ARRAY_RESHAPE_CYCLIC(var, f)    words of f consecutive elements (element k in word k / f)
 //   NNET_ALLOCATION_MUL(count)           at most `count` multipliers in the enclosing function
 //   NNET_DATAFLOW                        task-level pipelining of the enclosing function
+//   NNET_STREAM_DEPTH(var, depth)        FIFO depth of a local stream variable (after its declaration)
+//   NNET_INTERFACE_AXIS(port)            an AXI4-Stream interface on a top-level stream port
+//
+// io_stream kernels pass tensors as `nnet::stream<nnet::array<T, N>>` (nnet_types.h); the stream
+// alias below names the vendor's hls::stream (or our C-simulation model, templates/stream/).
 //
 // NNET_UNROLL is written on the line before a loop (Catapult reads loop pragmas there). In Vitis
 // every loop inside a pipelined function or loop is unrolled anyway, and the kernels only unroll
@@ -34,6 +39,8 @@
 #define NNET_ARRAY_RESHAPE_CYCLIC(var, f) NNET_PRAGMA(HLS ARRAY_RESHAPE variable=var cyclic factor=f)
 #define NNET_ALLOCATION_MUL(count) NNET_PRAGMA(HLS ALLOCATION operation instances=mul limit=count)
 #define NNET_DATAFLOW NNET_PRAGMA(HLS DATAFLOW)
+#define NNET_STREAM_DEPTH(var, depth) NNET_PRAGMA(HLS STREAM variable=var depth=depth)
+#define NNET_INTERFACE_AXIS(port) NNET_PRAGMA(HLS INTERFACE axis port=port)
 #else
 #define NNET_PIPELINE(ii)
 #define NNET_INLINE
@@ -43,8 +50,28 @@
 #define NNET_ARRAY_RESHAPE_CYCLIC(var, f)
 #define NNET_ALLOCATION_MUL(count) (void)(count); // keeps a local limit "used" for -Wunused
 #define NNET_DATAFLOW
+#define NNET_STREAM_DEPTH(var, depth)
+#define NNET_INTERFACE_AXIS(port)
 #endif
 
 #define NNET_UNROLL
+
+// The stream alias needs hls_stream.h (the vendor's, or ours from templates/stream/, which the
+// writer copies next to the type headers). io_parallel builds may not have it on the include path,
+// so it is pulled in only when reachable; the io_stream kernel headers include it unconditionally.
+#if defined(__has_include)
+#if __has_include("hls_stream.h")
+#define NNET_HAS_HLS_STREAM
+#endif
+#else
+#define NNET_HAS_HLS_STREAM
+#endif
+
+#ifdef NNET_HAS_HLS_STREAM
+#include "hls_stream.h"
+namespace nnet {
+template <class T> using stream = hls::stream<T>;
+} // namespace nnet
+#endif
 
 #endif

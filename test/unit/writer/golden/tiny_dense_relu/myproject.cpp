@@ -31,10 +31,12 @@ void myproject(
 
     // fc (Dense)
     nnet::dense<layer1_result_t, layer2_result_t, config2>(layer1_out, layer2_out, w2, b2);
+#ifndef __SYNTHESIS__
+    nnet::trace_output<layer2_result_t, 2>(layer2_out, myproject_trace_buffers[0]);
+#endif
     // fc_relu (Activation)
     nnet::relu<layer2_result_t, layer3_result_t, config3>(layer2_out, layer3_out);
 #ifndef __SYNTHESIS__
-    nnet::trace_output<layer2_result_t, 2>(layer2_out, myproject_trace_buffers[0]);
     nnet::trace_output<layer3_result_t, 2>(layer3_out, myproject_trace_buffers[1]);
 #endif
 }

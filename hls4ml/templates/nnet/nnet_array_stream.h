@@ -1,0 +1,186 @@
+// Index moves for io_stream, channels last (one element = the n_chan values of one position):
+// copy, zero padding, cropping, nearest-neighbour upsampling (1D and 2D) and transpose.
+//
+// Same config structs as io_parallel (nnet_array.h). Every output value is one write into the result
+// element's value type of an input value or of the integer 0 (padding), as there. Padding emits zero
+// elements around the copied ones, cropping reads every element and writes those inside the window,
+// upsampling repeats elements (2D keeps one input row in a buffer to repeat it height_factor times),
+// transpose buffers the whole tensor and emits it in the permuted order (through the io_parallel
+// transpose, so any packing whose sizes divide the tensor works; the lowering packs the last axis of
+// the input and of the output).
+#ifndef NNET_ARRAY_STREAM_H_
+#define NNET_ARRAY_STREAM_H_
+
+#include "nnet_array.h"
+#include "nnet_stream.h"
+
+namespace nnet {
+
+// ---- copy -------------------------------------------------------------------------------------------
+
+template <class data_T, class res_T, typename CONFIG_T> void copy(stream<data_T> &data, stream<res_T> &res) {
+    for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_elem>::count; e++) {
+        NNET_PIPELINE(1)
+        res_T out;
+        copy_element(data.read(), out);
+        res.write(out);
+    }
+}
+
+// ---- zero padding -------------------------------------------------------------------------------------
+
+// `count` zero elements.
+template <unsigned count, class res_T> inline void write_zeros(stream<res_T> &res) {
+    NNET_INLINE
+    for (unsigned e = 0; e < count; e++) {
+        NNET_PIPELINE(1)
+        res.write(zero_element<res_T>());
+    }
+}
+
+// One padded row: pad_left zeros, in_width copied elements, pad_right zeros.
+template <unsigned pad_left, unsigned in_width, unsigned pad_right, class data_T, class res_T>
+inline void pad_row_stream(stream<data_T> &data, stream<res_T> &res) {
+    NNET_INLINE
+    write_zeros<pad_left>(res);
+    for (unsigned w = 0; w < in_width; w++) {
+        NNET_PIPELINE(1)
+        res_T out;
+        copy_element(data.read(), out);
+        res.write(out);
+    }
+    write_zeros<pad_right>(res);
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void zeropad1d_cl(stream<data_T> &data, stream<res_T> &res) {
+    static_assert(CONFIG_T::out_width == CONFIG_T::in_width + CONFIG_T::pad_left + CONFIG_T::pad_right,
+                  "zeropad1d_cl: out_width must be in_width + pad_left + pad_right");
+    static_assert(data_T::size == CONFIG_T::n_chan, "zeropad1d_cl stream: an element holds the n_chan values");
+    pad_row_stream<CONFIG_T::pad_left, CONFIG_T::in_width, CONFIG_T::pad_right>(data, res);
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void zeropad2d_cl(stream<data_T> &data, stream<res_T> &res) {
+    static_assert(CONFIG_T::out_height == CONFIG_T::in_height + CONFIG_T::pad_top + CONFIG_T::pad_bottom,
+                  "zeropad2d_cl: out_height must be in_height + pad_top + pad_bottom");
+    static_assert(CONFIG_T::out_width == CONFIG_T::in_width + CONFIG_T::pad_left + CONFIG_T::pad_right,
+                  "zeropad2d_cl: out_width must be in_width + pad_left + pad_right");
+    static_assert(data_T::size == CONFIG_T::n_chan, "zeropad2d_cl stream: an element holds the n_chan values");
+    write_zeros<CONFIG_T::pad_top * CONFIG_T::out_width>(res);
+    for (unsigned h = 0; h < CONFIG_T::in_height; h++) {
+        pad_row_stream<CONFIG_T::pad_left, CONFIG_T::in_width, CONFIG_T::pad_right>(data, res);
+    }
+    write_zeros<CONFIG_T::pad_bottom * CONFIG_T::out_width>(res);
+}
+
+// ---- cropping -------------------------------------------------------------------------------------------
+
+template <class data_T, class res_T, typename CONFIG_T>
+void cropping1d_cl(stream<data_T> &data, stream<res_T> &res) {
+    static_assert(CONFIG_T::out_width + CONFIG_T::crop_left + CONFIG_T::crop_right == CONFIG_T::in_width,
+                  "cropping1d_cl: out_width must be in_width - crop_left - crop_right");
+    static_assert(data_T::size == CONFIG_T::n_chan, "cropping1d_cl stream: an element holds the n_chan values");
+    for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        if (w - CONFIG_T::crop_left < CONFIG_T::out_width) { // wraps around for w < crop_left
+            res_T out;
+            copy_element(in, out);
+            res.write(out);
+        }
+    }
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void cropping2d_cl(stream<data_T> &data, stream<res_T> &res) {
+    static_assert(CONFIG_T::out_height + CONFIG_T::crop_top + CONFIG_T::crop_bottom == CONFIG_T::in_height,
+                  "cropping2d_cl: out_height must be in_height - crop_top - crop_bottom");
+    static_assert(CONFIG_T::out_width + CONFIG_T::crop_left + CONFIG_T::crop_right == CONFIG_T::in_width,
+                  "cropping2d_cl: out_width must be in_width - crop_left - crop_right");
+    static_assert(data_T::size == CONFIG_T::n_chan, "cropping2d_cl stream: an element holds the n_chan values");
+    for (unsigned h = 0; h < CONFIG_T::in_height; h++) {
+        for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
+            NNET_PIPELINE(1)
+            const data_T in = data.read();
+            if (h - CONFIG_T::crop_top < CONFIG_T::out_height && w - CONFIG_T::crop_left < CONFIG_T::out_width) {
+                res_T out;
+                copy_element(in, out);
+                res.write(out);
+            }
+        }
+    }
+}
+
+// ---- nearest-neighbour upsampling ------------------------------------------------------------------------
+
+template <class data_T, class res_T, typename CONFIG_T>
+void upsampling1d_cl(stream<data_T> &data, stream<res_T> &res) {
+    static_assert(CONFIG_T::out_width == CONFIG_T::in_width * CONFIG_T::width_factor,
+                  "upsampling1d_cl: out_width must be in_width * width_factor");
+    static_assert(data_T::size == CONFIG_T::n_chan, "upsampling1d_cl stream: an element holds the n_chan values");
+    for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
+        res_T out;
+        copy_element(data.read(), out);
+        for (unsigned k = 0; k < CONFIG_T::width_factor; k++) {
+            NNET_PIPELINE(1)
+            res.write(out);
+        }
+    }
+}
+
+// Each input row is read into a row buffer (converted to the result type once), then emitted
+// height_factor times, each element width_factor times.
+template <class data_T, class res_T, typename CONFIG_T>
+void upsampling2d_cl(stream<data_T> &data, stream<res_T> &res) {
+    static_assert(CONFIG_T::out_height == CONFIG_T::in_height * CONFIG_T::height_factor,
+                  "upsampling2d_cl: out_height must be in_height * height_factor");
+    static_assert(CONFIG_T::out_width == CONFIG_T::in_width * CONFIG_T::width_factor,
+                  "upsampling2d_cl: out_width must be in_width * width_factor");
+    static_assert(data_T::size == CONFIG_T::n_chan, "upsampling2d_cl stream: an element holds the n_chan values");
+    res_T row[CONFIG_T::in_width];
+    for (unsigned h = 0; h < CONFIG_T::in_height; h++) {
+        for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
+            NNET_PIPELINE(1)
+            copy_element(data.read(), row[w]);
+        }
+        for (unsigned i = 0; i < CONFIG_T::height_factor; i++) {
+            for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
+                NNET_PIPELINE(1)
+                res.write(row[w / CONFIG_T::width_factor]);
+            }
+        }
+    }
+}
+
+// ---- transpose --------------------------------------------------------------------------------------------
+
+template <class data_T, class res_T, typename CONFIG_T> void transpose(stream<data_T> &data, stream<res_T> &res) {
+    constexpr unsigned n = CONFIG_T::d0 * CONFIG_T::d1 * CONFIG_T::d2;
+    typedef typename data_T::value_type data_value_t;
+    typedef typename res_T::value_type res_value_t;
+    data_value_t buffer[n];
+    res_value_t permuted[n];
+    for (unsigned e = 0; e < stream_elements<data_T, n>::count; e++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        NNET_UNROLL
+        for (unsigned j = 0; j < data_T::size; j++) {
+            buffer[e * data_T::size + j] = in[j];
+        }
+    }
+    transpose<data_value_t, res_value_t, CONFIG_T>(buffer, permuted);
+    for (unsigned e = 0; e < stream_elements<res_T, n>::count; e++) {
+        NNET_PIPELINE(1)
+        res_T out;
+        NNET_UNROLL
+        for (unsigned j = 0; j < res_T::size; j++) {
+            out[j] = permuted[e * res_T::size + j];
+        }
+        res.write(out);
+    }
+}
+
+} // namespace nnet
+
+#endif

@@ -1,0 +1,134 @@
+// Pooling for io_stream, channels last: pooling1d, pooling2d, global_pooling1d, global_pooling2d.
+//
+// Same names and config structs as the io_parallel kernels (nnet_pooling.h), with streams:
+//   data: nnet::stream<data_T>, data_T = nnet::array<input type, n_filt>, one element per input pixel,
+//         row-major, in_height * in_width elements;
+//   res:  nnet::stream<res_T>, res_T = nnet::array<result type, n_filt>, one element per output pixel,
+//         row-major, out_height * out_width elements (global pooling: one element).
+// Padding must be 0 (the compiler inserts explicit ZeroPadding layers before streaming kernels), so
+// every window is whole and an average divides by pool_height * pool_width.
+//
+// Windowed pooling slides the window of nnet_conv_stream.h (line buffer + shift register, each
+// input pixel read once); a completed window on the stride grid is reduced by the io_parallel
+// element operation pool_window on a window-sized view of the config: the same reduction, the
+// same order (kh, kw) and the same writes as io_parallel, hence the same bits. Global pooling keeps
+// one running state per channel and visits the pixels in position order, as io_parallel does. The
+// pixel loop is pipelined at II = reuse_factor.
+#ifndef NNET_POOLING_STREAM_H_
+#define NNET_POOLING_STREAM_H_
+
+#include "nnet_conv_stream.h"
+#include "nnet_pooling.h"
+#include "nnet_types.h"
+
+namespace nnet {
+
+// A 2-D pooling config seen through one window: the window is the whole input, one output pixel.
+template <class CONFIG_T> struct pool_window_config : CONFIG_T {
+    static const unsigned in_height = CONFIG_T::pool_height;
+    static const unsigned in_width = CONFIG_T::pool_width;
+    static const unsigned stride_height = 1;
+    static const unsigned stride_width = 1;
+    static const unsigned out_height = 1;
+    static const unsigned out_width = 1;
+};
+
+template <class data_T, class res_T, class CONFIG_T> struct pooling_stream_checks {
+    static const unsigned n_pixels = pooling_sizes<CONFIG_T>::n_pixels; // the io_parallel checks
+    static_assert(CONFIG_T::pad_top == 0 && CONFIG_T::pad_bottom == 0 && CONFIG_T::pad_left == 0 &&
+                      CONFIG_T::pad_right == 0,
+                  "pooling (io_stream): pad_* must be 0; pad with an explicit ZeroPadding layer before the layer");
+    static_assert(data_T::size == CONFIG_T::n_filt, "pooling (io_stream): data_T must be nnet::array<T, n_filt>");
+    static_assert(res_T::size == CONFIG_T::n_filt, "pooling (io_stream): res_T must be nnet::array<T, n_filt>");
+};
+
+template <class data_T, class res_T, typename CONFIG_T>
+void pooling_2d_stream(stream<data_T> &data, stream<res_T> &res) {
+    typedef typename data_T::value_type data_elem;
+    typedef typename pool_reduce<CONFIG_T::pool_op, data_elem, CONFIG_T>::type reduce;
+    typedef pooling_stream_checks<data_T, res_T, CONFIG_T> checks;
+    static_assert(checks::n_pixels >= 1, "pooling (io_stream): no output pixel");
+    typedef stream_window<CONFIG_T::pool_height, CONFIG_T::pool_width, CONFIG_T::in_width, CONFIG_T::n_filt> geometry;
+    constexpr unsigned line_word = geometry::line_word;
+    // Static: zero-initialized storage (read before it is first written, and never used then).
+    static data_elem lines[geometry::line_size];
+    NNET_ARRAY_RESHAPE_CYCLIC(lines, line_word)
+    (void)line_word; // read by the pragma only
+    static data_elem window[geometry::window_size];
+    NNET_ARRAY_PARTITION_COMPLETE(window)
+    for (unsigned ih = 0; ih < CONFIG_T::in_height; ih++) {
+        for (unsigned iw = 0; iw < CONFIG_T::in_width; iw++) {
+            NNET_PIPELINE(CONFIG_T::reuse_factor)
+            const data_T pixel = data.read();
+            stream_window_shift<data_elem, CONFIG_T::pool_height, CONFIG_T::pool_width, CONFIG_T::in_width,
+                                CONFIG_T::n_filt>(pixel.data, lines, window, iw);
+            if (stream_window_ready<CONFIG_T::pool_height, CONFIG_T::pool_width, CONFIG_T::stride_height,
+                                    CONFIG_T::stride_width>(ih, iw)) {
+                res_T out;
+                NNET_UNROLL
+                for (unsigned c = 0; c < CONFIG_T::n_filt; c++) {
+                    pool_window<data_elem, typename res_T::value_type, pool_window_config<CONFIG_T>, reduce>(
+                        window, out[c], 0, c);
+                }
+                res.write(out);
+            }
+        }
+    }
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void global_pooling_2d_stream(stream<data_T> &data, stream<res_T> &res) {
+    typedef typename data_T::value_type data_elem;
+    typedef typename pool_reduce<CONFIG_T::pool_op, data_elem, CONFIG_T>::type reduce;
+    static_assert(data_T::size == CONFIG_T::n_filt,
+                  "global pooling (io_stream): data_T must be nnet::array<T, n_filt>");
+    static_assert(res_T::size == CONFIG_T::n_filt, "global pooling (io_stream): res_T must be nnet::array<T, n_filt>");
+    const unsigned n_positions = CONFIG_T::in_height * CONFIG_T::in_width;
+    typename reduce::state_t state[CONFIG_T::n_filt];
+    NNET_ARRAY_PARTITION_COMPLETE(state)
+    for (unsigned position = 0; position < n_positions; position++) {
+        NNET_PIPELINE(CONFIG_T::reuse_factor)
+        const data_T pixel = data.read();
+        NNET_UNROLL
+        for (unsigned c = 0; c < CONFIG_T::n_filt; c++) {
+            if (position == 0) {
+                reduce::start(state[c], pixel[c]);
+            }
+            reduce::add(state[c], pixel[c]);
+        }
+    }
+    res_T out;
+    NNET_UNROLL
+    for (unsigned c = 0; c < CONFIG_T::n_filt; c++) {
+        reduce::finish(state[c], int(n_positions), out[c]);
+    }
+    res.write(out);
+}
+
+// ---- the calls the lowering emits (io_stream) -----------------------------------------------------
+
+template <class data_T, class res_T, typename CONFIG_T> void pooling2d(stream<data_T> &data, stream<res_T> &res) {
+    NNET_INLINE
+    pooling_2d_stream<data_T, res_T, CONFIG_T>(data, res);
+}
+
+template <class data_T, class res_T, typename CONFIG_T> void pooling1d(stream<data_T> &data, stream<res_T> &res) {
+    NNET_INLINE
+    pooling_2d_stream<data_T, res_T, pooling1d_as_2d<CONFIG_T>>(data, res);
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void global_pooling2d(stream<data_T> &data, stream<res_T> &res) {
+    NNET_INLINE
+    global_pooling_2d_stream<data_T, res_T, CONFIG_T>(data, res);
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void global_pooling1d(stream<data_T> &data, stream<res_T> &res) {
+    NNET_INLINE
+    global_pooling_2d_stream<data_T, res_T, global_pooling1d_as_2d<CONFIG_T>>(data, res);
+}
+
+} // namespace nnet
+
+#endif

@@ -1,0 +1,110 @@
+// Stream plumbing, io_stream: clone (one stream read once, written to two or three streams) and
+// repack (the same values in elements of another size), plus the small helpers the io_stream
+// kernels share.
+//
+// A streamed tensor is an nnet::stream of nnet::array elements (nnet_types.h): channels last, one
+// element per position; a 1-D vector is one element. Every value written is a write into the
+// target element type (a copy when the types agree), nothing is computed.
+#ifndef NNET_STREAM_H_
+#define NNET_STREAM_H_
+
+#include "hls_stream.h" // before the dialect, which then declares the nnet::stream alias
+#include "nnet_types.h"
+
+namespace nnet {
+
+struct clone_config {
+    static const unsigned n_elem = 10; // values of the tensor (a multiple of the element size)
+    static const unsigned io_type = io_stream;
+    static const unsigned reuse_factor = 1;
+};
+
+struct repack_config {
+    static const unsigned n_elem = 10; // values of the tensor (a multiple of both element sizes)
+    static const unsigned io_type = io_stream;
+    static const unsigned reuse_factor = 1;
+};
+
+// The number of elements of a tensor of n values streamed in elements of data_T.
+template <class data_T, unsigned n> struct stream_elements {
+    static_assert(n % data_T::size == 0, "stream: the tensor size must be a multiple of the element size");
+    static const unsigned count = n / data_T::size;
+};
+
+// out[j] = in[j] for every value of an element (one write into res_T's value type each).
+template <class data_T, class res_T> inline void copy_element(const data_T &in, res_T &out) {
+    NNET_INLINE
+    static_assert(data_T::size == res_T::size, "stream: element sizes differ");
+    NNET_UNROLL
+    for (unsigned j = 0; j < data_T::size; j++) {
+        out[j] = in[j];
+    }
+}
+
+// An element of zeros (each an integer 0 written into the value type).
+template <class res_T> inline res_T zero_element() {
+    NNET_INLINE
+    res_T out;
+    NNET_UNROLL
+    for (unsigned j = 0; j < res_T::size; j++) {
+        out[j] = 0;
+    }
+    return out;
+}
+
+// ---- clone ------------------------------------------------------------------------------------------
+
+template <class data_T, class res_T, typename CONFIG_T>
+void clone(stream<data_T> &data, stream<res_T> &res1, stream<res_T> &res2) {
+    for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_elem>::count; e++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        res_T out;
+        copy_element(in, out);
+        res1.write(out);
+        res2.write(out);
+    }
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void clone(stream<data_T> &data, stream<res_T> &res1, stream<res_T> &res2, stream<res_T> &res3) {
+    for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_elem>::count; e++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        res_T out;
+        copy_element(in, out);
+        res1.write(out);
+        res2.write(out);
+        res3.write(out);
+    }
+}
+
+// ---- repack -----------------------------------------------------------------------------------------
+
+// The n_elem values in the same flat order, read in elements of data_T::size and written in elements
+// of res_T::size (Flatten / Reshape between stream layers). The sizes need not divide each other:
+// values are moved one at a time into the output element being filled, which is written when full.
+template <class data_T, class res_T, typename CONFIG_T>
+void repack(stream<data_T> &data, stream<res_T> &res) {
+    constexpr unsigned n_in = stream_elements<data_T, CONFIG_T::n_elem>::count;
+    static_assert(CONFIG_T::n_elem % res_T::size == 0, "repack: n_elem must be a multiple of both element sizes");
+    res_T out;
+    unsigned filled = 0;
+    for (unsigned e = 0; e < n_in; e++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        NNET_UNROLL
+        for (unsigned j = 0; j < data_T::size; j++) {
+            out[filled] = in[j];
+            filled++;
+            if (filled == res_T::size) {
+                res.write(out);
+                filled = 0;
+            }
+        }
+    }
+}
+
+} // namespace nnet
+
+#endif
