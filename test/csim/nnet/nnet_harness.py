@@ -56,7 +56,7 @@ class HeaderSet:
         # The vendor ap_fixed default constructor leaves its value uninitialized and then reads it;
         # g++ reports that (in their code, inlined into ours) as maybe-uninitialized.
         quiet = ['-Wno-maybe-uninitialized', '-Wno-uninitialized'] if self.origin == 'vendor' else []
-        return ['-std=c++14', *dialect, '-isystem', str(self.include), f'-I{NNET}', *quiet]
+        return ['-std=c++14', *dialect, '-isystem', str(self.include), f'-I{NNET}', f'-I{TEMPLATES / "stream"}', *quiet]
 
     def __str__(self) -> str:
         return f'{self.origin}-{self.family}'
