@@ -91,14 +91,20 @@ def convolution(source: Source) -> list[Layer]:
     return [layer, *fused_activation(source, source.config['activation'], source.output_shape(layer))]
 
 
-@handles('DepthwiseConv1D', 'DepthwiseConv2D', produces=('DepthwiseConv1D', 'DepthwiseConv2D', *ACTIVATION_KINDS))
-def depthwise_convolution(source: Source) -> list[Layer]:
-    rank = 1 if type(source.layer).__name__ == 'DepthwiseConv1D' else 2
+def _depthwise_rank(source: Source) -> int:
+    """The rank of a depthwise or separable convolution, after checking what the kernels support."""
+    rank = 1 if type(source.layer).__name__.endswith('1D') else 2
     _check_plain_convolution(source, rank)
     if source.config.get('depth_multiplier', 1) != 1:
         raise UnsupportedLayer(
             f'{source.origin}: depth_multiplier {source.config["depth_multiplier"]} is not supported (1)'
         )
+    return rank
+
+
+@handles('DepthwiseConv1D', 'DepthwiseConv2D', produces=('DepthwiseConv1D', 'DepthwiseConv2D', *ACTIVATION_KINDS))
+def depthwise_convolution(source: Source) -> list[Layer]:
+    rank = _depthwise_rank(source)
     kernel = array_of(source.layer.kernel)[..., 0]
     channels = kernel.shape[-1]
     layer = _convolution(source, rank, f'DepthwiseConv{rank}D', kernel, _bias(source, source.layer, channels), channels)
@@ -112,12 +118,7 @@ def depthwise_convolution(source: Source) -> list[Layer]:
 )
 def separable_convolution(source: Source) -> list[Layer]:
     """Depthwise (named `<name>_depthwise`, no bias) then a pointwise 1x1 convolution carrying the bias."""
-    rank = 1 if type(source.layer).__name__ == 'SeparableConv1D' else 2
-    _check_plain_convolution(source, rank)
-    if source.config.get('depth_multiplier', 1) != 1:
-        raise UnsupportedLayer(
-            f'{source.origin}: depth_multiplier {source.config["depth_multiplier"]} is not supported (1)'
-        )
+    rank = _depthwise_rank(source)
     depth_kernel = array_of(source.layer.depthwise_kernel)[..., 0]
     channels = depth_kernel.shape[-1]
     depthwise = Source(source.layer, f'{source.name}_depthwise', source.inputs, source.input_shapes)

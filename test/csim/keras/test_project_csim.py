@@ -16,6 +16,26 @@ import yaml  # noqa: E402
 import hls4ml  # noqa: E402
 
 pytestmark = pytest.mark.csim
+WARNINGS_AS_ERRORS = ['g++', '-std=c++17', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Ifirmware/ap_types']
+
+
+def assert_warning_free(project, sources: tuple[str, ...]) -> None:
+    for source in sources:
+        result = subprocess.run([*WARNINGS_AS_ERRORS, source], cwd=project, capture_output=True, text=True)
+        assert result.returncode == 0 and not result.stderr, result.stderr[:3000]
+
+
+def run_testbench(project, binary, project_name: str = 'myproject') -> str:
+    """Build the project's testbench with g++, run it in the project folder; returns what it printed."""
+    sources = [f'{project_name}_test.cpp', f'firmware/{project_name}.cpp']
+    build = subprocess.run(
+        ['g++', '-std=c++17', '-O1', '-Ifirmware/ap_types', *sources, '-o', str(binary)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr[:3000]
+    return subprocess.run([str(binary)], cwd=project, capture_output=True, text=True, check=True).stdout
 
 
 def every_kind_model() -> keras.Model:
@@ -65,37 +85,12 @@ def written_project(tmp_path_factory):
 
 def test_generated_code_is_warning_free_with_wall_wextra(written_project) -> None:
     _, hls_model, _, project = written_project
-    for source in (f'{hls_model.project_name}_bridge.cpp', f'{hls_model.project_name}_test.cpp'):
-        result = subprocess.run(
-            ['g++', '-std=c++17', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Ifirmware/ap_types', source],
-            cwd=project,
-            capture_output=True,
-            text=True,
-        )
-        assert result.returncode == 0 and not result.stderr, result.stderr[:3000]
+    assert_warning_free(project, (f'{hls_model.project_name}_bridge.cpp', f'{hls_model.project_name}_test.cpp'))
 
 
 def test_testbench_reads_tb_data_and_matches_predict(written_project, tmp_path) -> None:
     model, hls_model, x, project = written_project
-    binary = tmp_path / 'testbench'
-    build = subprocess.run(
-        [
-            'g++',
-            '-std=c++17',
-            '-O1',
-            '-Ifirmware/ap_types',
-            f'{hls_model.project_name}_test.cpp',
-            'firmware/myproject.cpp',
-            '-o',
-            str(binary),
-        ],
-        cwd=project,
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode == 0, build.stderr[:3000]
-    run = subprocess.run([str(binary)], cwd=project, capture_output=True, text=True)
-    assert '25 samples written' in run.stdout
+    assert '25 samples written' in run_testbench(project, tmp_path / 'testbench')
     logged = np.loadtxt(project / 'tb_data' / 'csim_results.log')
     np.testing.assert_allclose(logged, hls_model.predict(x), rtol=1e-5, atol=1e-6)
     assert np.mean(logged.argmax(axis=1) == model.predict(x, verbose=0).argmax(axis=1)) > 0.8
@@ -217,32 +212,8 @@ def test_streaming_project_is_warning_free_and_its_testbench_matches_predict(tmp
     )
     hls_model.write()
     project = tmp_path / 'prj'
-    for source in ('myproject_bridge.cpp', 'myproject_test.cpp'):
-        result = subprocess.run(
-            ['g++', '-std=c++17', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Ifirmware/ap_types', source],
-            cwd=project,
-            capture_output=True,
-            text=True,
-        )
-        assert result.returncode == 0 and not result.stderr, result.stderr[:3000]
-    binary = tmp_path / 'testbench'
-    build = subprocess.run(
-        [
-            'g++',
-            '-std=c++17',
-            '-O1',
-            '-Ifirmware/ap_types',
-            'myproject_test.cpp',
-            'firmware/myproject.cpp',
-            '-o',
-            str(binary),
-        ],
-        cwd=project,
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode == 0, build.stderr[:3000]
-    subprocess.run([str(binary)], cwd=project, check=True, capture_output=True)
+    assert_warning_free(project, ('myproject_bridge.cpp', 'myproject_test.cpp'))
+    run_testbench(project, tmp_path / 'testbench')
     logged = np.loadtxt(project / 'tb_data' / 'csim_results.log')
     np.testing.assert_allclose(logged, hls_model.predict(x), rtol=1e-5, atol=1e-6)
     top = (project / 'firmware' / 'myproject.cpp').read_text()
