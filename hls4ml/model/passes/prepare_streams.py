@@ -7,7 +7,6 @@ from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.passes import PassContext
 
 PADDED_KINDS = ('Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D')
-POOLING_KINDS = ('Pooling1D', 'Pooling2D')
 PADS = ('pad_top', 'pad_bottom', 'pad_left', 'pad_right')
 
 
@@ -15,16 +14,14 @@ def prepare_streams(graph: Graph, context: PassContext) -> None:
     """Requires: a typed graph. After (io_stream only): no convolution reads padding (a ZeroPadding
     layer `<name>_pad` in front supplies it, so the line-buffer kernels see valid windows only), and
     every tensor read by n > 1 layers feeds a Clone layer `<tensor>_clone` with n outputs, one per reader
-    (a stream can be read once). Pooling with padding is refused: zeros would enter maxima and averages.
+    (a stream can be read once). Pooling keeps its padding: the streaming kernel skips padded positions,
+    which must not enter maxima or averages.
     """
     if context.io_type != 'io_stream':
         return
     for layer in list(graph.layers.values()):
-        if any(layer.attributes.get(name, 0) for name in PADS):
-            if layer.kind in POOLING_KINDS:
-                raise ValueError(f"{layer.describe()}: 'same' pooling is not supported with io_stream; use io_parallel")
-            if layer.kind in PADDED_KINDS:
-                _pad_explicitly(graph, layer)
+        if layer.kind in PADDED_KINDS and any(layer.attributes.get(name, 0) for name in PADS):
+            _pad_explicitly(graph, layer)
     for name in list(graph.tensors):
         uses = [
             (reader, index)

@@ -1,11 +1,13 @@
 """The cases of the io_stream convolution and pooling tests (`nnet_conv_stream.h`, `nnet_pooling_stream.h`).
 
-Streaming kernels take no padding, so the cases are those of `conv_pool_cases` whose padding is all
-zero (the same data and references as the io_parallel tests), plus more unpadded geometries built
-the same way: strides above 1 (also larger than the window, leaving inputs unused), non-square
-images and windows, 1x1 windows, windows as tall or wide as the image, and Keras 'same' layouts
-whose padding is zero. Resource-strategy configs call the dispatching kernel (its streaming
-schedule does not depend on the strategy).
+Streaming convolutions take no padding, so their cases are those of `conv_pool_cases` whose padding
+is all zero; streaming pooling supports padding, so all the io_parallel pooling cases run (Keras
+'same' layouts with asymmetric padding included). Same data and references as the io_parallel
+tests, plus more geometries built the same way: strides above 1 (also larger than the window,
+leaving inputs unused), non-square images and windows, 1x1 windows, windows as tall or wide as the
+image, Keras 'same' layouts whose padding is zero and, for pooling, padded ones (also windows larger
+than the image, padded on both sides). Resource-strategy configs call the dispatching kernel (its
+streaming schedule does not depend on the strategy).
 """
 
 from __future__ import annotations
@@ -49,6 +51,17 @@ EXTRA_POOL1D = [
     Geometry(1, 10, 2, (1, 3), (1, 3), False),
     Geometry(1, 7, 3, (1, 2), (1, 1), False),
     Geometry(1, 8, 1, (1, 2), (1, 2), True),  # 'same' without padding
+]
+# Keras 'same' pooling with padding (asymmetric, strides, non-square; windows larger than the image).
+EXTRA_PADDED_POOL2D = [
+    Geometry(6, 5, 2, (3, 4), (2, 3), True),
+    Geometry(3, 2, 1, (4, 3), (1, 1), True),
+    Geometry(5, 8, 3, (2, 5), (3, 2), True),
+    Geometry(7, 4, 1, (3, 2), (1, 2), True),
+]
+EXTRA_PADDED_POOL1D = [
+    Geometry(1, 3, 2, (1, 5), (1, 1), True),
+    Geometry(1, 10, 1, (1, 4), (1, 3), True),
 ]
 EXTRA_GLOBAL = [(2, (4, 3), 3), (1, (1, 9), 2)]  # dimensions, (height, width), n_filt
 
@@ -137,9 +150,16 @@ def _extra_cases(group: str, family: str) -> list[DriverCase]:
         _add_pool_family(factory, EXTRA_POOL2D, 2)
         _add_pool_family(factory, EXTRA_POOL1D, 1)
         _add_global_family(factory)
+    padded = CaseFactory(family, seed=6262)
+    if group == 'pooling':
+        _add_pool_family(padded, EXTRA_PADDED_POOL2D, 2)
+        _add_pool_family(padded, EXTRA_PADDED_POOL1D, 1)
+        assert all(not _unpadded(case) for case in padded.cases), 'a padded pooling geometry has no padding'
     prefix = f'{family}-'
-    assert all(_unpadded(case) for case in factory.cases), 'a streaming geometry has padding'
-    return [replace(case, name=prefix + 'x.' + case.name[len(prefix) :]) for case in factory.cases]
+    assert all(_unpadded(case) for case in factory.cases), 'an unpadded streaming geometry has padding'
+    return [replace(case, name=prefix + 'x.' + case.name[len(prefix) :]) for case in factory.cases] + [
+        replace(case, name=prefix + 'p.' + case.name[len(prefix) :]) for case in padded.cases
+    ]
 
 
 def _unpadded(case: DriverCase) -> bool:
@@ -158,6 +178,7 @@ GROUPS = ('conv', 'pooling')
 
 
 def stream_cases(group: str, family: str) -> list[StreamCase]:
-    """The io_parallel cases without padding, then the extra streaming geometries."""
-    cases = [case for case in group_cases(group, family) if _unpadded(case)] + _extra_cases(group, family)
+    """The io_parallel cases (convolutions: those without padding), then the extra streaming geometries."""
+    cases = [case for case in group_cases(group, family) if group == 'pooling' or _unpadded(case)]
+    cases += _extra_cases(group, family)
     return [_as_stream_case(case, group) for case in cases]

@@ -3,10 +3,11 @@
 Each case of `stream_conv_cases.py` writes its input pixels (one `nnet::array` of all channels per
 pixel, row-major) into an `nnet::stream`, calls the streaming kernel and reads the output stream;
 the driver prints, per sample, the number of input elements left unread, the number of output
-elements written, then the output values. Two drivers per header set (convolutions, pooling), built
-with -Wall -Wextra -Werror in both dialects and cached by `nnet_harness`; header sets that are not
-on the machine are skipped. The padding and element-size checks are tested by compiling wrong
-configs, the pragmas by preprocessing.
+elements written, then the output values; pooling cases include padded ones (Keras 'same'). Two
+drivers per header set (convolutions, pooling), built with -Wall -Wextra -Werror in both dialects
+and cached by `nnet_harness`; header sets that are not on the machine are skipped. The convolution
+padding and the element-size checks are tested by compiling wrong configs, the pragmas by
+preprocessing.
 """
 
 from __future__ import annotations
@@ -176,6 +177,17 @@ def test_cases_cover_strides_and_shapes() -> None:
     for kernel in ('conv2d', 'conv1d', 'depthwise_conv2d', 'depthwise_conv1d', 'pooling2d', 'pooling1d'):
         assert any(f'nnet::{kernel}<' in case.case.call for case in cases), kernel
     assert any('global_pooling2d' in case.case.call for case in cases)
+    pooled = [(case, constants(case.case)) for case in stream_cases('pooling', 'ap')]
+    for kernel in ('pooling2d', 'pooling1d'):
+        padded = [m for case, m in pooled if f'nnet::{kernel}<' in case.case.call and m.get('pad_left', 0) > 0]
+        assert any(m['pad_left'] != m['pad_right'] for m in padded), kernel
+        assert any(m['stride_width'] > 1 for m in padded), kernel
+        assert any(m['pool_width'] > m['in_width'] for m in padded), kernel
+        assert {
+            m['pool_op']
+            for case, m in pooled
+            if f'nnet::{kernel}<' in case.case.call and m.get('pad_top', 0) + m['pad_left'] > 0
+        } == {0, 1}
 
 
 WRONG_CONFIGS = {
@@ -200,12 +212,7 @@ WRONG_CONFIGS = {
         'static const unsigned n_filt = 2;',
         (2, 3),
     ),
-    'pooling (io_stream): pad_* must be 0': (
-        'pooling2d',
-        'pooling2d_config',
-        'pad_left = 1; static const unsigned in_width = 5; static const unsigned out_width = 3;',
-        (1, 1),
-    ),
+    'pooling (io_stream): data_T must be': ('pooling2d', 'pooling2d_config', 'n_filt = 2;', (1, 2)),
     'global pooling (io_stream): res_T must be': ('global_pooling1d', 'global_pooling1d_config', 'n_filt = 2;', (2, 1)),
 }
 WRONG_PROGRAM = """#include "{header}"
