@@ -112,21 +112,7 @@ def conv1d(
     padding: Sequence[int] = (0, 0),
 ) -> FixedArray:
     """`weights` of shape (filt_width, n_chan, n_filt), `padding` (pad_left, pad_right)."""
-    filt_width, n_chan, n_filt = weights.shape
-    x = as_samples(x)
-    kernel = FixedArray(weights.raw.reshape(1, filt_width, n_chan, n_filt), weights.type, weights.family)
-    in_width = x.shape[1] // n_chan
-    return conv2d(
-        x,
-        kernel,
-        biases,
-        accum_type,
-        result_type,
-        in_height=1,
-        in_width=in_width,
-        strides=(1, stride),
-        padding=(0, 0, *padding),
-    )
+    return _as_two_dimensional(conv2d, x, weights, biases, accum_type, result_type, stride, padding)
 
 
 def depthwise_conv2d(
@@ -175,18 +161,31 @@ def depthwise_conv1d(
     padding: Sequence[int] = (0, 0),
 ) -> FixedArray:
     """`weights` of shape (filt_width, n_chan, depth_multiplier), `padding` (pad_left, pad_right)."""
-    filt_width, n_chan, multiplier = weights.shape
+    return _as_two_dimensional(depthwise_conv2d, x, weights, biases, accum_type, result_type, stride, padding)
+
+
+def _as_two_dimensional(
+    kernel_2d,
+    x: FixedArray,
+    weights: FixedArray,
+    biases: FixedArray,
+    accum_type: Type,
+    result_type: Type,
+    stride: int,
+    padding: Sequence[int],
+) -> FixedArray:
+    """A 1-D kernel as its 2-D twin over an image of height 1 (the same visiting order: kw, then c)."""
+    n_chan = weights.shape[1]
     x = as_samples(x)
-    kernel = FixedArray(weights.raw.reshape(1, filt_width, n_chan, multiplier), weights.type, weights.family)
-    in_width = x.shape[1] // n_chan
-    return depthwise_conv2d(
+    kernel = FixedArray(weights.raw.reshape(1, *weights.shape), weights.type, weights.family)
+    return kernel_2d(
         x,
         kernel,
         biases,
         accum_type,
         result_type,
         in_height=1,
-        in_width=in_width,
+        in_width=x.shape[1] // n_chan,
         strides=(1, stride),
         padding=(0, 0, *padding),
     )
