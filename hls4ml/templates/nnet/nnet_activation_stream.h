@@ -131,36 +131,34 @@ template <class CONFIG_T, unsigned N> struct softmax_element_config : CONFIG_T {
     static_assert(N % softmax_rows<CONFIG_T>::slice == 0, "softmax stream: an element must hold whole rows");
 };
 
-template <class data_T, class res_T, typename CONFIG_T>
-void softmax_stable(stream<data_T> &data, stream<res_T> &res,
-                    const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
-                    const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+template <class data_T, class res_T, typename CONFIG_T, bool subtract_max>
+void softmax_with_tables(stream<data_T> &data, stream<res_T> &res,
+                         const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                         const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     static_assert(data_T::size == res_T::size, "softmax stream: element sizes differ");
     typedef softmax_element_config<CONFIG_T, data_T::size> element_config;
     for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_in>::count; e++) {
         NNET_PIPELINE(1)
         const data_T in = data.read();
         res_T out;
-        softmax_stable<typename data_T::value_type, typename res_T::value_type, element_config>(in.data, out.data,
-                                                                                               exp_table, inv_table);
+        softmax_with_tables<typename data_T::value_type, typename res_T::value_type, element_config, subtract_max>(
+            in.data, out.data, exp_table, inv_table);
         res.write(out);
     }
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void softmax_stable(stream<data_T> &data, stream<res_T> &res,
+                    const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                    const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    softmax_with_tables<data_T, res_T, CONFIG_T, true>(data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void softmax_latency(stream<data_T> &data, stream<res_T> &res,
                      const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                      const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
-    static_assert(data_T::size == res_T::size, "softmax stream: element sizes differ");
-    typedef softmax_element_config<CONFIG_T, data_T::size> element_config;
-    for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_in>::count; e++) {
-        NNET_PIPELINE(1)
-        const data_T in = data.read();
-        res_T out;
-        softmax_latency<typename data_T::value_type, typename res_T::value_type, element_config>(in.data, out.data,
-                                                                                                exp_table, inv_table);
-        res.write(out);
-    }
+    softmax_with_tables<data_T, res_T, CONFIG_T, false>(data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>

@@ -89,30 +89,35 @@ inline void softmax_row(const data_T *data, res_T *res, const typename CONFIG_T:
     }
 }
 
-template <class data_T, class res_T, typename CONFIG_T>
-void softmax_stable(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
-                    const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
-                    const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+// The two table implementations: the same rows, with (stable) or without (latency) subtracting
+// each row's maximum first.
+template <class data_T, class res_T, typename CONFIG_T, bool subtract_max>
+void softmax_with_tables(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+                         const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                         const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     typedef softmax_rows<CONFIG_T> rows;
     NNET_UNROLL
     for (unsigned row = 0; row < rows::count; row++) {
-        softmax_row<data_T, res_T, CONFIG_T, true>(data + row * rows::slice, res + row * rows::slice, exp_table,
-                                                   inv_table);
+        softmax_row<data_T, res_T, CONFIG_T, subtract_max>(data + row * rows::slice, res + row * rows::slice,
+                                                           exp_table, inv_table);
     }
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void softmax_stable(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+                    const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                    const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_INLINE
+    softmax_with_tables<data_T, res_T, CONFIG_T, true>(data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void softmax_latency(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
                      const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                      const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
-    typedef softmax_rows<CONFIG_T> rows;
-    NNET_UNROLL
-    for (unsigned row = 0; row < rows::count; row++) {
-        softmax_row<data_T, res_T, CONFIG_T, false>(data + row * rows::slice, res + row * rows::slice, exp_table,
-                                                    inv_table);
-    }
+    NNET_INLINE
+    softmax_with_tables<data_T, res_T, CONFIG_T, false>(data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
