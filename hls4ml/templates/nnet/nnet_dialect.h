@@ -15,4 +15,24 @@
 #include "dialect/vitis.h"
 #endif
 
+// io_stream tensors: nnet::stream<T>, for now hls::stream in both dialects (the vendor's, or our
+// C-simulation model from templates/stream/, which the writer copies next to the type headers);
+// Catapult's ac_channel<T> will take the ac dialect's place when that backend lands. io_parallel
+// builds may not have hls_stream.h on the include path, so it is pulled in only when reachable; the
+// io_stream kernel headers include it unconditionally.
+#if defined(__has_include)
+#if __has_include("hls_stream.h")
+#define NNET_HAS_HLS_STREAM
+#endif
+#else
+#define NNET_HAS_HLS_STREAM
+#endif
+
+#ifdef NNET_HAS_HLS_STREAM
+#include "hls_stream.h"
+namespace nnet {
+template <class T> using stream = hls::stream<T>;
+} // namespace nnet
+#endif
+
 #endif

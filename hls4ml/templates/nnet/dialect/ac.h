@@ -35,22 +35,4 @@
 #define NNET_STREAM_DEPTH(var, depth)
 #define NNET_INTERFACE_AXIS(port)
 
-// io_stream tensors: for now the same hls::stream C-simulation model as the Vitis dialect (included
-// only when reachable, see dialect/vitis.h). When the Catapult backend lands, Catapult's
-// ac_channel<T> will replace this alias.
-#if defined(__has_include)
-#if __has_include("hls_stream.h")
-#define NNET_HAS_HLS_STREAM
-#endif
-#else
-#define NNET_HAS_HLS_STREAM
-#endif
-
-#ifdef NNET_HAS_HLS_STREAM
-#include "hls_stream.h"
-namespace nnet {
-template <class T> using stream = hls::stream<T>;
-} // namespace nnet
-#endif
-
 #endif

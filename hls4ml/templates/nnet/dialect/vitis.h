@@ -15,7 +15,7 @@
 //   NNET_INTERFACE_AXIS(port)            an AXI4-Stream interface on a top-level stream port
 //
 // io_stream kernels pass tensors as `nnet::stream<nnet::array<T, N>>` (nnet_types.h); the stream
-// alias below names the vendor's hls::stream (or our C-simulation model, templates/stream/).
+// alias (nnet_dialect.h) names the vendor's hls::stream (or our C-simulation model, templates/stream/).
 //
 // NNET_UNROLL is written on the line before a loop (Catapult reads loop pragmas there). In Vitis
 // every loop inside a pipelined function or loop is unrolled anyway, and the kernels only unroll
@@ -55,23 +55,5 @@
 #endif
 
 #define NNET_UNROLL
-
-// The stream alias needs hls_stream.h (the vendor's, or ours from templates/stream/, which the
-// writer copies next to the type headers). io_parallel builds may not have it on the include path,
-// so it is pulled in only when reachable; the io_stream kernel headers include it unconditionally.
-#if defined(__has_include)
-#if __has_include("hls_stream.h")
-#define NNET_HAS_HLS_STREAM
-#endif
-#else
-#define NNET_HAS_HLS_STREAM
-#endif
-
-#ifdef NNET_HAS_HLS_STREAM
-#include "hls_stream.h"
-namespace nnet {
-template <class T> using stream = hls::stream<T>;
-} // namespace nnet
-#endif
 
 #endif
