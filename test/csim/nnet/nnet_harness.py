@@ -19,6 +19,7 @@ from pathlib import Path
 
 import jinja2
 import numpy as np
+import pytest
 from vendor import vendor_headers
 
 from hls4ml.model.fixed import FixedArray
@@ -126,6 +127,15 @@ def _digest(parts: list[str], folders: list[Path]) -> str:
 
 def compiler() -> str | None:
     return shutil.which(os.environ.get('CXX', 'g++')) or shutil.which('g++')
+
+
+def require(headers: HeaderSet) -> None:
+    """Skip the calling test unless g++ and this header set are on the machine (with the reason)."""
+    if compiler() is None:
+        pytest.skip('no C++ compiler')
+    reason = headers.missing()
+    if reason:
+        pytest.skip(reason)
 
 
 def compile_source(source: str, flags: list[str], folders: list[Path], name: str) -> Path:

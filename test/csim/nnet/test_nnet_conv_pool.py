@@ -15,7 +15,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conv_pool_cases import GROUPS, group_cases
-from nnet_harness import HEADER_SETS, NNET, WARNING_FLAGS, DriverCase, HeaderSet, compile_source, compiler, render
+from nnet_harness import (
+    NNET,
+    WARNING_FLAGS,
+    DriverCase,
+    HeaderSet,
+    compile_source,
+    compiler,
+    render,
+)
 from nnet_harness import run_driver as run_cases
 
 pytestmark = pytest.mark.csim
@@ -28,17 +36,6 @@ def build(cases: list[DriverCase], headers: HeaderSet, group: str) -> Path:
     # The shared driver template includes the other kernel headers; ours go first (include guards).
     flags = [*WARNING_FLAGS, *headers.flags(), '-O1']
     return compile_source(INCLUDES + render(cases), flags, [headers.include, NNET], f'nnet-{group}-{headers}')
-
-
-@pytest.fixture(scope='module', params=HEADER_SETS, ids=str)
-def header_set(request) -> HeaderSet:
-    headers: HeaderSet = request.param
-    if compiler() is None:
-        pytest.skip('no C++ compiler')
-    reason = headers.missing()
-    if reason:
-        pytest.skip(reason)
-    return headers
 
 
 @pytest.fixture(scope='module')

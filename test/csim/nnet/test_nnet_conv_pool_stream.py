@@ -18,7 +18,15 @@ from pathlib import Path
 import jinja2
 import numpy as np
 import pytest
-from nnet_harness import HEADER_SETS, NNET, TEMPLATES, WARNING_FLAGS, HeaderSet, compile_source, compiler, run_driver
+from nnet_harness import (
+    NNET,
+    TEMPLATES,
+    WARNING_FLAGS,
+    HeaderSet,
+    compile_source,
+    compiler,
+    run_driver,
+)
 from stream_conv_cases import GROUPS, StreamCase, constants, stream_cases
 
 pytestmark = pytest.mark.csim
@@ -117,17 +125,6 @@ def build(cases: list[StreamCase], headers: HeaderSet, group: str) -> Path:
     source = jinja2.Template(DRIVER, undefined=jinja2.StrictUndefined).render(cases=cases)
     folders = [headers.include, NNET, STREAM]
     return compile_source(source, [*stream_flags(headers), '-O1'], folders, f'nnet-stream-{group}-{headers}')
-
-
-@pytest.fixture(scope='module', params=HEADER_SETS, ids=str)
-def header_set(request) -> HeaderSet:
-    headers: HeaderSet = request.param
-    if compiler() is None:
-        pytest.skip('no C++ compiler')
-    reason = headers.missing()
-    if reason:
-        pytest.skip(reason)
-    return headers
 
 
 @pytest.fixture(scope='module')

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from nnet_cases import all_cases
-from nnet_harness import HEADER_SETS, HeaderSet, build_driver, compiler, run_driver
+from nnet_harness import HEADER_SETS, HeaderSet, build_driver, require, run_driver
 
 pytestmark = pytest.mark.csim
 
@@ -21,11 +21,7 @@ CASE_NAMES = [case.name.split('-', 1)[1] for case in all_cases('ap')]
 @pytest.fixture(scope='module', params=HEADER_SETS, ids=str)
 def driver_results(request) -> tuple[HeaderSet, dict]:
     headers: HeaderSet = request.param
-    if compiler() is None:
-        pytest.skip('no C++ compiler')
-    reason = headers.missing()
-    if reason:
-        pytest.skip(reason)
+    require(headers)
     cases = all_cases(headers.family)
     return headers, {case.name: case for case in cases}, run_driver(build_driver(cases, headers), cases)
 

@@ -13,7 +13,7 @@ import functools
 import numpy as np
 import pytest
 from merge_array_cases import GROUPS, build, group_cases, run
-from nnet_harness import HEADER_SETS, HeaderSet, compiler
+from nnet_harness import HEADER_SETS, HeaderSet, require
 
 pytestmark = pytest.mark.csim
 
@@ -30,11 +30,7 @@ def _driver(headers: HeaderSet, group: str) -> tuple[dict, dict]:
 @pytest.mark.parametrize('group,case_name', CASES, ids=[f'{group}-{name}' for group, name in CASES])
 @pytest.mark.parametrize('headers', HEADER_SETS, ids=str)
 def test_kernel_matches_reference(headers: HeaderSet, group: str, case_name: str) -> None:
-    if compiler() is None:
-        pytest.skip('no C++ compiler')
-    reason = headers.missing()
-    if reason:
-        pytest.skip(reason)
+    require(headers)
     cases, results = _driver(headers, group)
     case = cases[f'{headers.family}-{case_name}']
     got, expected = results[case.name], case.expected.value
