@@ -12,12 +12,15 @@ from hls4ml.model.graph import ModelGraph
 from hls4ml.utils.config import create_config
 
 HLS_CONFIG_KEYS = ('Model', 'LayerType', 'LayerName')
+FRAMEWORK_KEYS = ('InputShape', 'PytorchModel', 'OnnxModel')  # what config_from_<framework>_model adds
 
 
 def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
     """The HLSConfig part with the Model defaults filled in (only filled: given values stay)."""
     hls_config = copy.deepcopy(hls_config or {})
-    unknown = sorted(set(hls_config) - set(HLS_CONFIG_KEYS) - {'Flows', 'Optimizers', 'SkipOptimizers'})
+    unknown = sorted(
+        set(hls_config) - set(HLS_CONFIG_KEYS) - set(FRAMEWORK_KEYS) - {'Flows', 'Optimizers', 'SkipOptimizers'}
+    )
     if unknown:
         raise ValueError(f'hls_config: unknown key {unknown[0]!r}; expected {", ".join(HLS_CONFIG_KEYS)}')
     for key in ('Flows', 'Optimizers', 'SkipOptimizers'):
@@ -55,6 +58,68 @@ def convert_from_keras_model(
     return ModelGraph(config, graph, origin)
 
 
+def _layout_options(hls_section: dict[str, Any]) -> tuple[str, bool]:
+    model = hls_section.get('Model', {})
+    return model.get('ChannelsLastConversion', 'full'), bool(model.get('TransposeOutputs', False))
+
+
+def convert_from_pytorch_model(
+    model: Any,
+    output_dir: str = 'my-hls-test',
+    project_name: str = 'myproject',
+    input_data_tb: str | None = None,
+    output_data_tb: str | None = None,
+    backend: str = 'Vivado',
+    hls_config: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> ModelGraph:
+    """Convert a `torch.nn.Module` traced with torch.fx. The input shape (without the batch axis)
+    comes from `hls_config['InputShape']`, which `config_from_pytorch_model` fills in; a list of
+    tuples for several inputs. The layout options are `hls_config['Model']['ChannelsLastConversion']`
+    ('full', 'internal', 'off') and `['TransposeOutputs']`."""
+    from hls4ml.converters.pytorch import parse_pytorch_model
+
+    section = _hls_section(hls_config)
+    input_shape = section.pop('InputShape', None)
+    section.pop('PytorchModel', None)
+    if input_shape is None:
+        raise ValueError(
+            "hls_config['InputShape'] is missing: PyTorch models do not record their input shape; "
+            'create the config with hls4ml.utils.config_from_pytorch_model(model, input_shape=...)'
+        )
+    config = create_config(output_dir, project_name, backend, **kwargs)
+    config.update(PytorchModel=model, InputData=input_data_tb, OutputPredictions=output_data_tb, HLSConfig=section)
+    config['InputShape'] = input_shape
+    channels_last, transpose_outputs = _layout_options(section)
+    graph, origin = parse_pytorch_model(model, input_shape, channels_last, transpose_outputs)
+    return ModelGraph(config, graph, origin)
+
+
+def convert_from_onnx_model(
+    model: Any,
+    output_dir: str = 'my-hls-test',
+    project_name: str = 'myproject',
+    input_data_tb: str | None = None,
+    output_data_tb: str | None = None,
+    backend: str = 'Vivado',
+    hls_config: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> ModelGraph:
+    """Convert an ONNX or QONNX model (a `ModelProto`, a qonnx `ModelWrapper` or a file path). The
+    qonnx clean-up (shape inference, constant folding) runs here; QONNX quantizers become exact
+    fixed-point types. Layout options as for PyTorch (`hls_config['Model']['ChannelsLastConversion']`)."""
+    from hls4ml.converters.onnx import parse_onnx_model
+
+    section = _hls_section(hls_config)
+    section.pop('OnnxModel', None)
+    section.pop('InputShape', None)
+    config = create_config(output_dir, project_name, backend, **kwargs)
+    config.update(OnnxModel=model, InputData=input_data_tb, OutputPredictions=output_data_tb, HLSConfig=section)
+    channels_last, transpose_outputs = _layout_options(section)
+    graph, origin = parse_onnx_model(model, channels_last, transpose_outputs)
+    return ModelGraph(config, graph, origin)
+
+
 def parse_yaml_config(path: str | Path) -> dict[str, Any]:
     with open(path) as handle:
         loaded = yaml.safe_load(handle)
@@ -64,17 +129,10 @@ def parse_yaml_config(path: str | Path) -> dict[str, Any]:
 
 
 def convert_from_config(config: str | Path | dict[str, Any]) -> ModelGraph:
-    """Convert from a YAML file or dict: `KerasModel` (a model or a `.keras`/`.h5` path), OutputDir,
+    """Convert from a YAML file or dict: `KerasModel` (a model or a `.keras`/`.h5` path), `OnnxModel`
+    (a model or an `.onnx` path) or `PytorchModel` (a module or a `torch.save` path, with `InputShape`), OutputDir,
     ProjectName, Backend, Part, ClockPeriod, IOType, HLSConfig, InputData, OutputPredictions."""
-    import keras
-
     settings = parse_yaml_config(config) if isinstance(config, (str, Path)) else dict(config)
-    model = settings.get('KerasModel') or settings.get('KerasH5')
-    if model is None:
-        supported = 'KerasModel or KerasH5 (PytorchModel and OnnxModel arrive with their frontends)'
-        raise ValueError(f'the config names no model; expected {supported}')
-    if isinstance(model, (str, Path)):
-        model = keras.models.load_model(model)
     keywords = {
         'output_dir': settings.get('OutputDir', 'my-hls-test'),
         'project_name': settings.get('ProjectName', 'myproject'),
@@ -91,4 +149,24 @@ def convert_from_config(config: str | Path | dict[str, Any]) -> ModelGraph:
     ):
         if key in settings:
             keywords[keyword] = settings[key]
+    if settings.get('OnnxModel') is not None:
+        return convert_from_onnx_model(settings['OnnxModel'], **keywords)
+    if settings.get('PytorchModel') is not None:
+        model = settings['PytorchModel']
+        if isinstance(model, (str, Path)):
+            import torch
+
+            model = torch.load(model, weights_only=False)
+        hls = dict(keywords['hls_config'] or {})
+        if 'InputShape' in settings:
+            hls['InputShape'] = settings['InputShape']
+        keywords['hls_config'] = hls
+        return convert_from_pytorch_model(model, **keywords)
+    model = settings.get('KerasModel') or settings.get('KerasH5')
+    if model is None:
+        raise ValueError('the config names no model; expected KerasModel, KerasH5, PytorchModel or OnnxModel')
+    if isinstance(model, (str, Path)):
+        import keras
+
+        model = keras.models.load_model(model)
     return convert_from_keras_model(model, **keywords)

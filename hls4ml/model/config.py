@@ -27,8 +27,10 @@ MODEL_KEYS = {
     'PipelineStyle',
     'PipelineInterval',
     'BitExact',
+    'ChannelsLastConversion',  # PyTorch / ONNX frontends: 'full', 'internal' or 'off'
+    'TransposeOutputs',
 }
-TOP_KEYS = {'Model', 'LayerType', 'LayerName'}
+TOP_KEYS = {'Model', 'LayerType', 'LayerName', 'InputShape', 'PytorchModel', 'OnnxModel'}
 
 
 @dataclass
@@ -43,6 +45,7 @@ class LayerSettings:
     implementation: str = 'stable'
     skip: bool = False
     parallelization_factor: int = 1
+    explicit: set[str] = field(default_factory=set)  # precisions set to a concrete type by LayerName/LayerType
 
 
 class HLSConfig:
@@ -114,6 +117,14 @@ class HLSConfig:
         settings.precisions = {
             var: self._precision(var, default, levels) for var, default in kind.type_defaults.items()
         }
+        settings.explicit = {
+            var
+            for var, default in kind.type_defaults.items()
+            for entry, where in levels
+            if not isinstance(
+                _entry_precision(var, default, entry, where) or UnspecifiedPrecisionType(), UnspecifiedPrecisionType
+            )
+        }
         for entry, where in reversed(levels):
             self._apply_scalars(settings, entry, where)
         return settings
@@ -130,13 +141,9 @@ class HLSConfig:
 
     def _precision(self, var: str, default: str, levels: list[tuple[dict, str]]) -> PrecisionType:
         for entry, where in levels:
-            if f'{var}_t' in entry:
-                return parse_precision(entry[f'{var}_t'], f'{where}[{var + "_t"!r}]')
-            precision = entry.get('Precision')
-            if isinstance(precision, dict) and var in precision:
-                return parse_precision(precision[var], f"{where}['Precision'][{var!r}]")
-            if isinstance(precision, str) and default == 'auto':  # a layer default, as in hls4ml: the
-                return parse_precision(precision, f"{where}['Precision']")  # tables keep their own types
+            found = _entry_precision(var, default, entry, where)
+            if found is not None:
+                return found
         if var in self.model_precision:
             return self.model_precision[var]
         if default == 'auto':  # not configured anywhere: the model default, as in hls4ml
@@ -162,6 +169,18 @@ class HLSConfig:
             settings.implementation = _choice(
                 entry['Implementation'], SOFTMAX_IMPLEMENTATIONS, f"{where}['Implementation']"
             )
+
+
+def _entry_precision(var: str, default: str, entry: dict[str, Any], where: str) -> PrecisionType | None:
+    """The precision one config entry gives `var`, or None when it says nothing about it."""
+    if f'{var}_t' in entry:
+        return parse_precision(entry[f'{var}_t'], f'{where}[{var + "_t"!r}]')
+    precision = entry.get('Precision')
+    if isinstance(precision, dict) and var in precision:
+        return parse_precision(precision[var], f"{where}['Precision'][{var!r}]")
+    if isinstance(precision, str) and default == 'auto':  # a layer default, as in hls4ml: the
+        return parse_precision(precision, f"{where}['Precision']")  # tables keep their own types
+    return None
 
 
 def _check_keys(entry: dict[str, Any], allowed: set[str], where: str) -> None:

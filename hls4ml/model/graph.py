@@ -48,7 +48,9 @@ class ModelGraph:
         self.hls_config.check_names(known_names, known_kinds)
         for layer in self.graph.layers.values():
             settings = self.hls_config.resolve(layer.name, layer.kind, layer.source_class, aliases.get(layer.name, ()))
+            preset = layer.types  # set by the frontend (quantizers): kept unless the config names a type
             layer.types = dict(settings.precisions)
+            layer.types.update({var: t for var, t in preset.items() if var not in settings.explicit})
             layer.attributes['trace'] = settings.trace
             for attribute in LAYER_SETTINGS.get(layer.kind, ()):
                 layer.attributes[attribute] = getattr(settings, attribute)

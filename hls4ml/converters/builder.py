@@ -1,0 +1,522 @@
+"""Channels-first operations -> IR layers: the part the PyTorch and ONNX frontends share.
+
+PyTorch and ONNX describe tensors channels first (`(C, H, W)` without the batch axis); the IR and
+the kernels are channels last (`(H, W, C)`), as in Keras. A frontend walks its graph and calls one
+`GraphBuilder` method per operation with the framework's own shapes, weights and axes; the builder
+decides the layout of every IR tensor and inserts a Transpose only where an operation needs another
+layout than its input has. Each `Value` remembers how its IR tensor is laid out: IR axis `i` holds
+framework axis `perm[i]`.
+
+* Convolutions and pooling want channels last; reshapes and flattens want the framework's order (a
+  flatten of `(C, H, W)` is channel-major), so a channels-last tensor is transposed back first. A
+  transpose that only moves axes of size 1 is a Reshape (no data moves).
+* Element-wise operations, batch normalization and concatenation work in whatever layout their
+  input has (constants and axes are permuted to match).
+* `channels_last_conversion` (hls4ml 1.x): 'full' takes inputs channels first, 'internal' takes
+  rank >= 2 inputs already channels last, 'off' converts nothing (so no convolution or pooling).
+  Outputs stay in their IR layout (channels last after a convolution) unless `transpose_outputs`
+  asks for the framework's layout; with 'off' they are in the framework's layout anyway.
+
+Quantizers (QONNX `Quant`) become `quantize()`: a linear activation with a preset result type, folded
+into its producer by `finish()` when that producer rounds its result exactly once (see FOLDABLE).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hls4ml.converters.names import NameTable
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.layers import ACTIVATIONS, LAYER_KINDS
+from hls4ml.model.shape_rules import window_output
+from hls4ml.model.types import PrecisionType
+
+CHANNELS_LAST_MODES = ('full', 'internal', 'off')
+AXES = {1: ('width',), 2: ('height', 'width')}
+PAD_NAMES = {'height': ('pad_top', 'pad_bottom'), 'width': ('pad_left', 'pad_right')}
+MERGE_OPS = ('add', 'subtract', 'multiply', 'average', 'maximum', 'minimum')
+# kinds whose result is their exact value cast once to the result type: a quantizer right after one
+# of them (and read by nothing else) becomes that layer's result type
+FOLDABLE = ('Input', 'Dense', 'Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D', 'Merge', 'Concatenate')
+FOLDABLE_ACTIVATIONS = ('relu', 'linear')
+
+
+class UnsupportedOperation(ValueError):
+    """One framework operation (or one of its settings) that cannot be converted."""
+
+
+class ConversionError(ValueError):
+    """The model cannot be converted; the message lists every reason found."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an operation comes from, for names, messages and config look-ups."""
+
+    name: str  # the framework's node or module name
+    op: str  # its class or op type ('Conv2d', 'Gemm', ...)
+    where: str = ''  # extra context for messages ('node 3', 'module features.0')
+
+    def __str__(self) -> str:
+        place = f', {self.where}' if self.where else ''
+        return f"'{self.name}' ({self.op}{place})"
+
+
+@dataclass(frozen=True)
+class Value:
+    """A framework tensor: its IR tensor, its framework shape and how the IR tensor is laid out."""
+
+    tensor: str
+    shape: tuple[int, ...]  # framework shape, channels first, without the batch axis
+    perm: tuple[int, ...]  # IR axis i holds framework axis perm[i]
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def ir_shape(self) -> tuple[int, ...]:
+        return tuple(self.shape[axis] for axis in self.perm)
+
+    @property
+    def identity(self) -> bool:
+        return self.perm == tuple(range(self.rank))
+
+
+def channels_last_perm(rank: int) -> tuple[int, ...]:
+    """(C, H, W) -> (H, W, C): the IR layout of a channels-first tensor of `rank` axes."""
+    return tuple(range(1, rank)) + (0,) if rank >= 2 else tuple(range(rank))
+
+
+def _same_order(value: Value, perm: tuple[int, ...]) -> bool:
+    """True when laying `value` out as `perm` moves only axes of size 1 (the data order stays)."""
+    position = inverse(value.perm)
+    moves = [position[axis] for axis in perm if value.shape[axis] != 1]
+    return moves == sorted(moves)
+
+
+def inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
+    result = [0] * len(perm)
+    for index, axis in enumerate(perm):
+        result[axis] = index
+    return tuple(result)
+
+
+class GraphBuilder:
+    """Builds an IR graph from channels-first operations; see the module docstring."""
+
+    def __init__(self, channels_last_conversion: str = 'full', transpose_outputs: bool = False) -> None:
+        if channels_last_conversion not in CHANNELS_LAST_MODES:
+            raise ValueError(
+                f'channels_last_conversion must be one of {", ".join(CHANNELS_LAST_MODES)}, '
+                f'got {channels_last_conversion!r}'
+            )
+        self.mode = channels_last_conversion
+        self.transpose_outputs = bool(transpose_outputs)
+        self.graph = Graph()
+        self.names = NameTable()
+        self.origin: dict[str, str] = {}  # IR layer -> framework name, for LayerName config entries
+        self._layouts: dict[tuple[str, tuple[int, ...]], Value] = {}
+        self._quantizers: list[str] = []
+
+    # ---- graph ends -----------------------------------------------------------------------------
+    def input(self, origin: Origin, shape: tuple[int, ...], precision: PrecisionType | None = None) -> Value:
+        shape = tuple(int(dim) for dim in shape)
+        if not shape or any(dim < 1 for dim in shape):
+            raise UnsupportedOperation(f'input {origin}: every dimension must be a positive size, got {shape}')
+        perm = channels_last_perm(len(shape)) if self.mode == 'internal' else tuple(range(len(shape)))
+        ir_shape = tuple(shape[axis] for axis in perm)
+        name = self._emit(origin, 'Input', [], shape=ir_shape)
+        if precision is not None:
+            self.graph.layers[name].types['result'] = precision
+        self.graph.inputs.append(name)
+        return Value(name, shape, perm)
+
+    def output(self, value: Value, origin: Origin) -> None:
+        """Mark `value` as a model output: in framework order with `transpose_outputs` (or 'off'),
+        else channels last (for rank >= 2: the first framework axis moved to the end)."""
+        if self.mode == 'off' or self.transpose_outputs:
+            value = self.layout(value, tuple(range(value.rank)), origin)
+        else:
+            value = self.layout(value, channels_last_perm(value.rank), origin)
+        self.graph.outputs.append(value.tensor)
+
+    def finish(self) -> tuple[Graph, dict[str, str]]:
+        self._fold_quantizers()
+        if not self.graph.outputs:
+            raise ConversionError('the model has no outputs')
+        return self.graph, self.origin
+
+    # ---- layouts --------------------------------------------------------------------------------
+    def layout(self, value: Value, perm: tuple[int, ...], origin: Origin) -> Value:
+        """`value` with its IR tensor laid out as `perm` (a Transpose, or a Reshape when only axes of
+        size 1 move); made once per tensor and layout."""
+        if value.perm == perm:
+            return value
+        key = (value.tensor, perm)
+        if key not in self._layouts:
+            position = inverse(value.perm)
+            moves = tuple(position[axis] for axis in perm)
+            target = tuple(value.shape[axis] for axis in perm)
+            name = f'{origin.name}_transpose'
+            if _same_order(value, perm):
+                tensor = self._emit(origin, 'Reshape', [value.tensor], name=name, target_shape=target)
+            else:
+                tensor = self._emit(origin, 'Transpose', [value.tensor], name=name, perm=moves)
+            self._layouts[key] = Value(tensor, value.shape, perm)
+        return self._layouts[key]
+
+    def channels_last(self, value: Value, origin: Origin) -> Value:
+        if self.mode == 'off':
+            raise UnsupportedOperation(
+                f"{origin}: needs channels-last tensors, but channels_last_conversion is 'off'; "
+                "use 'full' (inputs channels first) or 'internal' (inputs already channels last)"
+            )
+        return self.layout(value, channels_last_perm(value.rank), origin)
+
+    def framework_order(self, value: Value, origin: Origin) -> Value:
+        return self.layout(value, tuple(range(value.rank)), origin)
+
+    def per_element(self, value: Value, constant: np.ndarray, origin: Origin) -> np.ndarray:
+        """A constant broadcast to the framework shape, laid out like the IR tensor, flattened."""
+        constant = np.asarray(constant, dtype=np.float64)
+        try:
+            full = np.broadcast_to(constant, value.shape)
+        except ValueError as error:
+            raise UnsupportedOperation(
+                f'{origin}: a constant of shape {constant.shape} does not broadcast to the tensor shape {value.shape}'
+            ) from error
+        return np.transpose(full, value.perm).reshape(-1).copy()
+
+    # ---- matrix products ------------------------------------------------------------------------
+    def dense(self, origin: Origin, x: Value, weight: np.ndarray, bias: np.ndarray | None, **types: Any) -> Value:
+        """`x @ weight + bias` on a vector; `weight` is (n_in, n_out)."""
+        weight = np.asarray(weight, dtype=np.float64)
+        if x.rank != 1:
+            raise UnsupportedOperation(
+                f'{origin}: a matrix product over inputs of shape {x.shape} is not supported (only vectors); '
+                'flatten the input first'
+            )
+        if weight.ndim != 2 or weight.shape[0] != x.shape[0]:
+            raise UnsupportedOperation(f'{origin}: weights of shape {weight.shape} do not fit inputs of {x.shape}')
+        n_out = weight.shape[1]
+        bias = np.zeros(n_out) if bias is None else np.asarray(bias, dtype=np.float64).reshape(-1)
+        if bias.shape != (n_out,):
+            raise UnsupportedOperation(f'{origin}: a bias of shape {bias.shape} does not fit {n_out} outputs')
+        name = self._emit(
+            origin,
+            'Dense',
+            [x.tensor],
+            types=types,
+            weights={'weight': weight, 'bias': bias},
+            n_in=x.shape[0],
+            n_out=n_out,
+        )
+        return Value(name, (n_out,), (0,))
+
+    def conv(
+        self,
+        origin: Origin,
+        x: Value,
+        weight: np.ndarray,
+        bias: np.ndarray | None,
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        dilations: tuple[int, ...] | None = None,
+        groups: int = 1,
+        **types: Any,
+    ) -> Value:
+        """Convolution with a (out, in / groups, *window) weight; `pads` are (before, after) per axis."""
+        weight = np.asarray(weight, dtype=np.float64)
+        rank = weight.ndim - 2
+        if rank not in AXES:
+            raise UnsupportedOperation(f'{origin}: {rank}-D convolutions are not supported (1-D and 2-D)')
+        self._check_spatial(origin, x, rank)
+        if dilations is not None and any(int(d) != 1 for d in dilations):
+            raise UnsupportedOperation(f'{origin}: dilated convolutions (dilation {tuple(dilations)}) are unsupported')
+        channels, filters, window = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
+        bias = np.zeros(filters) if bias is None else np.asarray(bias, dtype=np.float64).reshape(-1)
+        if groups == 1 and weight.shape[1] == channels:
+            kind, kernel = f'Conv{rank}D', np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
+        elif groups == channels == filters and weight.shape[1] == 1:
+            kind, kernel = f'DepthwiseConv{rank}D', np.moveaxis(weight[:, 0], 0, -1)  # (*window, channels)
+        else:
+            raise UnsupportedOperation(
+                f'{origin}: grouped convolutions (groups={groups}, {channels} -> {filters} channels) are not '
+                'supported; only groups=1 and depthwise (groups = in = out channels)'
+            )
+        x = self.channels_last(x, origin)
+        attributes = self._window(origin, x, window, strides, pads)
+        attributes.update({f'filt_{axis}': length for axis, length in zip(AXES[rank], window, strict=True)})
+        attributes['n_filt'] = filters
+        name = self._emit(
+            origin, kind, [x.tensor], types=types, weights={'weight': kernel.copy(), 'bias': bias}, **attributes
+        )
+        return self._spatial_value(name, filters, attributes, rank)
+
+    # ---- pooling --------------------------------------------------------------------------------
+    def pool(
+        self,
+        origin: Origin,
+        x: Value,
+        op: str,
+        window: tuple[int, ...],
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        count_include_pad: bool = False,
+        ceil_mode: bool = False,
+    ) -> Value:
+        """Max or average pooling. Padded positions are skipped (max: -inf, average: not counted)
+        unless `count_include_pad`, which pads with zeros first (PyTorch's and ONNX's default)."""
+        rank = len(window)
+        self._check_spatial(origin, x, rank)
+        if ceil_mode:
+            for size, length, stride, (before, after) in zip(x.shape[1:], window, strides, pads, strict=True):
+                floor_size = (size + before + after - length) // stride + 1
+                if math.ceil((size + before + after - length) / stride) + 1 != floor_size:
+                    raise UnsupportedOperation(f'{origin}: ceil_mode=True changes the output size; it is not supported')
+        x = self.channels_last(x, origin)
+        if op == 'average' and count_include_pad and any(before or after for before, after in pads):
+            x = self.zero_pad(Origin(f'{origin.name}_pad', origin.op, origin.where), x, pads)
+            pads = [(0, 0)] * rank
+        attributes = self._window(origin, x, window, strides, pads)
+        attributes.update({f'pool_{axis}': length for axis, length in zip(AXES[rank], window, strict=True)})
+        attributes['pool_op'] = op
+        name = self._emit(origin, f'Pooling{rank}D', [x.tensor], **attributes)
+        return self._spatial_value(name, x.shape[0], attributes, rank)
+
+    def global_pool(self, origin: Origin, x: Value, op: str, keepdims: bool) -> Value:
+        rank = x.rank - 1
+        self._check_spatial(origin, x, rank)
+        x = self.channels_last(x, origin)
+        attributes: dict[str, Any] = {f'in_{axis}': size for axis, size in zip(AXES[rank], x.shape[1:], strict=True)}
+        attributes.update(n_chan=x.shape[0], keepdims=keepdims, pool_op=op)
+        name = self._emit(origin, f'GlobalPooling{rank}D', [x.tensor], **attributes)
+        if keepdims:
+            return Value(name, (x.shape[0],) + (1,) * rank, channels_last_perm(rank + 1))
+        return Value(name, (x.shape[0],), (0,))
+
+    def zero_pad(self, origin: Origin, x: Value, pads: list[tuple[int, int]]) -> Value:
+        rank = len(pads)
+        self._check_spatial(origin, x, rank)
+        x = self.channels_last(x, origin)
+        attributes: dict[str, Any] = {'n_chan': x.shape[0]}
+        for axis, size, (before, after) in zip(AXES[rank], x.shape[1:], pads, strict=True):
+            attributes[f'in_{axis}'] = size
+            attributes[PAD_NAMES[axis][0]], attributes[PAD_NAMES[axis][1]] = before, after
+            attributes[f'out_{axis}'] = size + before + after
+        name = self._emit(origin, f'ZeroPadding{rank}D', [x.tensor], **attributes)
+        return self._spatial_value(name, x.shape[0], attributes, rank)
+
+    # ---- element-wise ---------------------------------------------------------------------------
+    def activation(self, origin: Origin, x: Value, activation: str, **parameters: float) -> Value:
+        """relu, sigmoid, tanh, softplus, softsign, elu, selu, linear; leaky_relu(alpha),
+        elu(alpha), thresholded_relu(theta); hard_sigmoid(slope, shift)."""
+        n_in = math.prod(x.shape)
+        if activation in ('leaky_relu', 'thresholded_relu') or (activation == 'elu' and 'alpha' in parameters):
+            (value,) = parameters.values()
+            name = self._emit(
+                origin,
+                'ParametrizedActivation',
+                [x.tensor],
+                activation=activation,
+                n_in=n_in,
+                activ_param=float(value),
+            )
+        elif activation == 'hard_sigmoid':
+            name = self._emit(
+                origin,
+                'HardActivation',
+                [x.tensor],
+                activation='hard_sigmoid',
+                n_in=n_in,
+                slope=float(parameters['slope']),
+                shift=float(parameters['shift']),
+            )
+        elif activation in ACTIVATIONS and not parameters:
+            name = self._emit(origin, 'Activation', [x.tensor], activation=activation, n_in=n_in)
+        else:
+            raise UnsupportedOperation(f'{origin}: activation {activation!r} {parameters or ""} is not supported')
+        return Value(name, x.shape, x.perm)
+
+    def prelu(self, origin: Origin, x: Value, alpha: np.ndarray) -> Value:
+        """PReLU with a slope per channel (framework axis 0) or one slope for all."""
+        alpha = np.asarray(alpha, dtype=np.float64).reshape(-1)
+        if alpha.size not in (1, x.shape[0]):
+            raise UnsupportedOperation(f'{origin}: {alpha.size} slopes do not fit {x.shape[0]} channels')
+        per_channel = alpha.reshape((alpha.size,) + (1,) * (x.rank - 1))
+        weights = {'alpha': self.per_element(x, per_channel, origin)}
+        name = self._emit(origin, 'PReLU', [x.tensor], weights=weights, n_in=math.prod(x.shape))
+        return Value(name, x.shape, x.perm)
+
+    def softmax(self, origin: Origin, x: Value, axis: int) -> Value:
+        axis = axis + x.rank if axis < 0 else axis
+        if x.rank != 1 or axis != 0:
+            raise UnsupportedOperation(
+                f'{origin}: softmax over axis {axis} of a tensor of shape {x.shape} is not supported (only vectors)'
+            )
+        name = self._emit(origin, 'Softmax', [x.tensor], n_in=x.shape[0], axis=-1)
+        return Value(name, x.shape, x.perm)
+
+    def affine(
+        self, origin: Origin, x: Value, scale: np.ndarray | None = None, bias: np.ndarray | None = None
+    ) -> Value:
+        """`x * scale + bias` with constants broadcast in framework axes (batch norm, mul/add by a constant)."""
+        ones, zeros = np.ones(x.shape), np.zeros(x.shape)
+        weights = {
+            'scale': self.per_element(x, ones if scale is None else scale, origin),
+            'bias': self.per_element(x, zeros if bias is None else bias, origin),
+        }
+        name = self._emit(origin, 'BatchNormalization', [x.tensor], weights=weights, n_in=math.prod(x.shape))
+        return Value(name, x.shape, x.perm)
+
+    def batchnorm(self, origin: Origin, x: Value, scale: np.ndarray, bias: np.ndarray) -> Value:
+        """Inference batch normalization folded to one scale and bias per channel (framework axis 0)."""
+        column = (-1,) + (1,) * (x.rank - 1)
+        return self.affine(origin, x, np.reshape(scale, column), np.reshape(bias, column))
+
+    def merge(self, origin: Origin, a: Value, b: Value, op: str) -> Value:
+        if op not in MERGE_OPS:
+            raise UnsupportedOperation(f'{origin}: element-wise {op!r} is not supported')
+        if a.shape != b.shape:
+            raise UnsupportedOperation(
+                f'{origin}: broadcasting {a.shape} with {b.shape} is not supported (equal shapes only)'
+            )
+        b = self.layout(b, a.perm, origin)
+        name = self._emit(origin, 'Merge', [a.tensor, b.tensor], op=op)
+        return Value(name, a.shape, a.perm)
+
+    def quantize(self, origin: Origin, x: Value, precision: PrecisionType) -> Value:
+        """Round and clip `x` to `precision` (a linear activation with that result type)."""
+        name = self._emit(origin, 'Activation', [x.tensor], activation='linear', n_in=math.prod(x.shape))
+        self.graph.layers[name].types['result'] = precision
+        self._quantizers.append(name)
+        return Value(name, x.shape, x.perm)
+
+    # ---- moving data ----------------------------------------------------------------------------
+    def reshape(self, origin: Origin, x: Value, shape: tuple[int, ...]) -> Value:
+        """A reshape in framework (row-major, channels-first) order; one -1 is inferred."""
+        shape = tuple(int(dim) for dim in shape)
+        size = math.prod(x.shape)
+        if shape.count(-1) == 1:
+            known = -math.prod(shape)
+            shape = tuple(size // known if dim == -1 else dim for dim in shape)
+        if math.prod(shape) != size or any(dim < 1 for dim in shape):
+            raise UnsupportedOperation(f'{origin}: cannot reshape {x.shape} to {shape}')
+        if shape == x.shape and x.identity:
+            return x
+        if not _same_order(x, tuple(range(x.rank))):  # else the data is already in framework order
+            x = self.framework_order(x, origin)
+        name = self._emit(origin, 'Reshape', [x.tensor], target_shape=shape)
+        return Value(name, shape, tuple(range(len(shape))))
+
+    def flatten(self, origin: Origin, x: Value, start: int = 0, end: int = -1) -> Value:
+        """Flatten framework axes start..end (batch excluded)."""
+        start, end = start % x.rank if x.rank else 0, end % x.rank if x.rank else 0
+        shape = x.shape[:start] + (math.prod(x.shape[start : end + 1]),) + x.shape[end + 1 :]
+        return self.reshape(origin, x, shape)
+
+    def transpose(self, origin: Origin, x: Value, perm: tuple[int, ...]) -> Value:
+        """Framework output axis i is input axis perm[i]. Moves no data: the output is the same IR
+        tensor seen with another layout; the consumers that need a layout make it."""
+        perm = tuple(int(axis) % x.rank for axis in perm)
+        if sorted(perm) != list(range(x.rank)):
+            raise UnsupportedOperation(f'{origin}: {perm} is not a permutation of the {x.rank} axes')
+        shape = tuple(x.shape[axis] for axis in perm)
+        position = inverse(x.perm)  # framework input axis -> IR axis
+        return Value(x.tensor, shape, inverse(tuple(position[axis] for axis in perm)))
+
+    def concat(self, origin: Origin, values: list[Value], axis: int) -> Value:
+        """Concatenate along framework `axis`; more than two inputs are joined pairwise."""
+        first = values[0]
+        axis = axis + first.rank if axis < 0 else axis
+        if not 0 <= axis < first.rank:
+            raise UnsupportedOperation(f'{origin}: axis {axis} is outside tensors of rank {first.rank}')
+        result = first
+        for index, other in enumerate(values[1:]):
+            if other.rank != first.rank or any(
+                a != b for i, (a, b) in enumerate(zip(result.shape, other.shape, strict=True)) if i != axis
+            ):
+                raise UnsupportedOperation(f'{origin}: cannot concatenate {result.shape} and {other.shape} on {axis}')
+            other = self.layout(other, result.perm, origin)
+            step = origin if index == len(values) - 2 else Origin(f'{origin.name}_{index}', origin.op, origin.where)
+            name = self._emit(step, 'Concatenate', [result.tensor, other.tensor], axis=inverse(result.perm)[axis])
+            shape = tuple(size + other.shape[i] if i == axis else size for i, size in enumerate(result.shape))
+            result = Value(name, shape, result.perm)
+        return result
+
+    # ---- helpers --------------------------------------------------------------------------------
+    def _check_spatial(self, origin: Origin, x: Value, rank: int) -> None:
+        if x.rank != rank + 1:
+            raise UnsupportedOperation(
+                f'{origin}: expects a (channels, {", ".join(AXES.get(rank, ("...",)))}) input, got shape {x.shape}'
+            )
+
+    def _window(
+        self, origin: Origin, x: Value, window: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]]
+    ) -> dict[str, Any]:
+        rank = len(window)
+        if len(strides) != rank or len(pads) != rank:
+            raise UnsupportedOperation(f'{origin}: strides {strides} or pads {pads} do not fit a {rank}-D window')
+        attributes: dict[str, Any] = {'n_chan': x.shape[0], 'data_format': 'channels_last'}
+        for axis, size, length, stride, (before, after) in zip(
+            AXES[rank], x.shape[1:], window, strides, pads, strict=True
+        ):
+            attributes[f'in_{axis}'], attributes[f'stride_{axis}'] = size, int(stride)
+            attributes[PAD_NAMES[axis][0]], attributes[PAD_NAMES[axis][1]] = int(before), int(after)
+            attributes[f'out_{axis}'] = window_output(size, length, int(stride), int(before), int(after))
+            if attributes[f'out_{axis}'] < 1 or stride < 1:
+                raise UnsupportedOperation(f'{origin}: the window {window} does not fit the input {x.shape}')
+        return attributes
+
+    def _spatial_value(self, name: str, channels: int, attributes: dict[str, Any], rank: int) -> Value:
+        shape = (channels, *(attributes[f'out_{axis}'] for axis in AXES[rank]))
+        return Value(name, shape, channels_last_perm(rank + 1))
+
+    def _emit(
+        self,
+        origin: Origin,
+        kind: str,
+        inputs: list[str],
+        name: str | None = None,
+        weights: dict[str, np.ndarray] | None = None,
+        types: dict[str, PrecisionType] | None = None,
+        **attributes: Any,
+    ) -> str:
+        """Add one IR layer (named after the operation unless `name` is given); returns its name."""
+        ir_name = self.names.add(name or origin.name)
+        if name is None:
+            self.origin[ir_name] = origin.name
+        layer = Layer(
+            ir_name,
+            kind,
+            inputs,
+            [ir_name],
+            attributes,
+            weights or {},
+            dict(types or {}),
+            source_name=origin.name if name is None else '',
+            source_class=origin.op if name is None else '',
+        )
+        shapes = [self.graph.tensors[tensor].shape for tensor in inputs]
+        self.graph.add_layer(layer, [LAYER_KINDS[kind].output_shape(layer, shapes)])
+        return ir_name
+
+    def _fold_quantizers(self) -> None:
+        """A quantizer whose producer rounds once and feeds nothing else becomes that producer's type."""
+        for name in self._quantizers:
+            quantizer = self.graph.layers[name]
+            producer = self.graph.producer(quantizer.inputs[0])
+            foldable = producer.kind in FOLDABLE or (
+                producer.kind == 'Activation' and producer.attributes.get('activation') in FOLDABLE_ACTIVATIONS
+            )
+            output = producer.outputs[0]
+            alone = len(self.graph.consumers(output)) == 1 and output not in self.graph.outputs
+            if foldable and alone and 'result' not in producer.types:
+                producer.types['result'] = quantizer.types['result']
+                self.graph.remove_layer(quantizer)
+                self.origin.pop(name, None)
