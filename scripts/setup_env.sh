@@ -6,4 +6,4 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
   .venv/bin/pip install -q --upgrade pip
 fi
-.venv/bin/pip install -q -e '.[test,keras]'
+.venv/bin/pip install -q -e '.[test,keras,torch,onnx]'

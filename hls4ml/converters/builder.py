@@ -193,9 +193,10 @@ class GraphBuilder:
         return np.transpose(full, value.perm).reshape(-1).copy()
 
     # ---- matrix products ------------------------------------------------------------------------
-    def dense(self, origin: Origin, x: Value, weight: np.ndarray, bias: np.ndarray | None, **types: Any) -> Value:
-        """`x @ weight + bias` on a vector; `weight` is (n_in, n_out)."""
-        weight = np.asarray(weight, dtype=np.float64)
+    def dense(self, origin: Origin, x: Value, kernel: np.ndarray, biases: np.ndarray | None, **types: Any) -> Value:
+        """`x @ kernel + biases` on a vector; `kernel` is (n_in, n_out). `types` preset precisions
+        (weight=, bias=, ...) that the config keeps unless it names another type."""
+        weight = np.asarray(kernel, dtype=np.float64)
         if x.rank != 1:
             raise UnsupportedOperation(
                 f'{origin}: a matrix product over inputs of shape {x.shape} is not supported (only vectors); '
@@ -204,7 +205,7 @@ class GraphBuilder:
         if weight.ndim != 2 or weight.shape[0] != x.shape[0]:
             raise UnsupportedOperation(f'{origin}: weights of shape {weight.shape} do not fit inputs of {x.shape}')
         n_out = weight.shape[1]
-        bias = np.zeros(n_out) if bias is None else np.asarray(bias, dtype=np.float64).reshape(-1)
+        bias = np.zeros(n_out) if biases is None else np.asarray(biases, dtype=np.float64).reshape(-1)
         if bias.shape != (n_out,):
             raise UnsupportedOperation(f'{origin}: a bias of shape {bias.shape} does not fit {n_out} outputs')
         name = self._emit(
@@ -222,16 +223,16 @@ class GraphBuilder:
         self,
         origin: Origin,
         x: Value,
-        weight: np.ndarray,
-        bias: np.ndarray | None,
+        kernel: np.ndarray,
+        biases: np.ndarray | None,
         strides: tuple[int, ...],
         pads: list[tuple[int, int]],
         dilations: tuple[int, ...] | None = None,
         groups: int = 1,
         **types: Any,
     ) -> Value:
-        """Convolution with a (out, in / groups, *window) weight; `pads` are (before, after) per axis."""
-        weight = np.asarray(weight, dtype=np.float64)
+        """Convolution with a (out, in / groups, *window) kernel; `pads` are (before, after) per axis."""
+        weight = np.asarray(kernel, dtype=np.float64)
         rank = weight.ndim - 2
         if rank not in AXES:
             raise UnsupportedOperation(f'{origin}: {rank}-D convolutions are not supported (1-D and 2-D)')
@@ -239,11 +240,11 @@ class GraphBuilder:
         if dilations is not None and any(int(d) != 1 for d in dilations):
             raise UnsupportedOperation(f'{origin}: dilated convolutions (dilation {tuple(dilations)}) are unsupported')
         channels, filters, window = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
-        bias = np.zeros(filters) if bias is None else np.asarray(bias, dtype=np.float64).reshape(-1)
+        bias = np.zeros(filters) if biases is None else np.asarray(biases, dtype=np.float64).reshape(-1)
         if groups == 1 and weight.shape[1] == channels:
-            kind, kernel = f'Conv{rank}D', np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
+            kind, ir_kernel = f'Conv{rank}D', np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
         elif groups == channels == filters and weight.shape[1] == 1:
-            kind, kernel = f'DepthwiseConv{rank}D', np.moveaxis(weight[:, 0], 0, -1)  # (*window, channels)
+            kind, ir_kernel = f'DepthwiseConv{rank}D', np.moveaxis(weight[:, 0], 0, -1)  # (*window, channels)
         else:
             raise UnsupportedOperation(
                 f'{origin}: grouped convolutions (groups={groups}, {channels} -> {filters} channels) are not '
@@ -254,7 +255,7 @@ class GraphBuilder:
         attributes.update({f'filt_{axis}': length for axis, length in zip(AXES[rank], window, strict=True)})
         attributes['n_filt'] = filters
         name = self._emit(
-            origin, kind, [x.tensor], types=types, weights={'weight': kernel.copy(), 'bias': bias}, **attributes
+            origin, kind, [x.tensor], types=types, weights={'weight': ir_kernel.copy(), 'bias': bias}, **attributes
         )
         return self._spatial_value(name, filters, attributes, rank)
 

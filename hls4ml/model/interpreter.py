@@ -17,6 +17,7 @@ from hls4ml.model.interpreter_spatial import SPATIAL_KERNELS
 from hls4ml.model.interpreter_structure import COMBINE_KINDS, MOVE_KINDS, combine, move
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layer_tables import layer_tables
+from hls4ml.model.layers import LOSSLESS_ACTIVATIONS
 from hls4ml.model.types import FixedPrecisionType
 
 Kernel = Callable[[Layer, FixedArray, Graph, str], FixedArray]
@@ -45,7 +46,7 @@ def _tables(layer: Layer, graph: Graph) -> dict:
 
 def _activation(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
     activation, result = layer.attributes['activation'], layer.types['result']
-    if activation in ('linear', 'relu'):
+    if activation in LOSSLESS_ACTIVATIONS:
         return getattr(reference, activation)(x, result)
     spec = _tables(layer, graph)['']
     if activation == 'selu':

@@ -24,8 +24,10 @@ DEFAULT_SOFTMAX_PRECISION = 'fixed<18,8,RND,SAT,0>'
 PRODUCT_TYPES = {'result': 'auto', 'accum': 'auto', 'weight': 'auto', 'bias': 'auto'}
 RESULT_ONLY = {'result': 'auto'}
 
+# activations: read from a lookup table (nnet_activation_table.h) or computed exactly (nnet_activation.h);
+# bipolar is sign(x) with sign(0) = +1 (QONNX BipolarQuant)
 TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softplus', 'softsign', 'elu', 'selu')
-LOSSLESS_ACTIVATIONS = ('linear', 'relu')
+LOSSLESS_ACTIVATIONS = ('linear', 'relu', 'bipolar')
 ACTIVATIONS = (*LOSSLESS_ACTIVATIONS, *TABLE_ACTIVATIONS)
 PARAMETRIZED_ACTIVATIONS = ('leaky_relu', 'thresholded_relu', 'elu')
 SOFTMAX_IMPLEMENTATIONS = ('stable', 'latency', 'argmax')

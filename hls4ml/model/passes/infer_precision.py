@@ -21,6 +21,7 @@ from hls4ml.model.tables import SELU_SCALE
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
 
 BOUNDED_TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softsign')
+BIPOLAR_TYPE = FixedPrecisionType(2, 2, True)  # the smallest type holding -1 and +1 exactly
 SAFETY = 1 + 2.0**-40  # float sums of many products may round down; keep the bound an upper bound
 
 
@@ -140,9 +141,11 @@ def _set_sum_types(layer: Layer, inferred: FixedPrecisionType) -> None:
 
 
 def _activation(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """Bounded table functions output table values exactly; the rest take the default precision
-    (as in hls4ml), which also stops widths growing from layer to layer."""
+    """Bounded table functions output table values exactly, bipolar its -1 and +1; the rest take the
+    default precision (as in hls4ml), which also stops widths growing from layer to layer."""
     activation = layer.attributes['activation']
+    if _auto(layer.types['result']) and activation == 'bipolar':
+        layer.types['result'] = BIPOLAR_TYPE
     if _auto(layer.types['result']) and activation in BOUNDED_TABLE_ACTIVATIONS and not _auto(layer.types['table']):
         layer.types['result'] = layer.types['table']
     if activation == 'selu':  # the kernel multiplies positive inputs by the SELU scale, held in param_t

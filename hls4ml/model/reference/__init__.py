@@ -9,6 +9,7 @@ semantics are written down in docs/kernels.md.
 """
 
 from hls4ml.model.reference.activations import (
+    bipolar,
     hard_sigmoid,
     leaky_relu,
     linear,
@@ -24,6 +25,7 @@ from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, soft
 from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh
 
 __all__ = [
+    'bipolar',
     'conv1d',
     'conv2d',
     'depthwise_conv1d',

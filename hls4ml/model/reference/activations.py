@@ -18,6 +18,12 @@ def relu(x: FixedArray, result_type: Type) -> FixedArray:
     return select(x.raw > 0, x.cast(result_type), integer(0, x.family).cast(result_type))
 
 
+def bipolar(x: FixedArray, result_type: Type) -> FixedArray:
+    """x < 0 ? -1 : +1 (0 gives +1, as QONNX BipolarQuant), each an int constant written into result_type."""
+    x = as_samples(x)
+    return select(x.raw < 0, integer(-1, x.family).cast(result_type), integer(1, x.family).cast(result_type))
+
+
 def leaky_relu(x: FixedArray, alpha: float, param_type: Type, result_type: Type) -> FixedArray:
     """x > 0 ? x : alpha * x, alpha written into param_type."""
     x = as_samples(x)

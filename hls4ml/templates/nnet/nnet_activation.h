@@ -1,8 +1,8 @@
-// Activations without tables, io_parallel: linear, relu, leaky_relu, thresholded_relu, prelu,
-// hard_sigmoid. The table-based ones are in nnet_activation_table.h, softmax in nnet_softmax.h.
+// Activations without tables, io_parallel: linear, relu, bipolar, leaky_relu, thresholded_relu,
+// prelu, hard_sigmoid. The table-based ones are in nnet_activation_table.h, softmax in nnet_softmax.h.
 //
 // Every kernel maps data[n_in] to res[n_in] element by element; each result is one write into
-// res_T of either the input, a full-precision product/sum, or an integer constant (0 or 1).
+// res_T of either the input, a full-precision product/sum, or an integer constant (-1, 0 or 1).
 // Scalar parameters arrive as `typename CONFIG_T::param_t` (the call site passes a double
 // literal, which the conversion quantizes); per-element ones as const arrays of param_t.
 #ifndef NNET_ACTIVATION_H_
@@ -36,6 +36,16 @@ struct relu_op {
             out = x;
         else
             out = 0;
+    }
+};
+
+// QONNX BipolarQuant: -1 below zero, +1 from zero up (x == 0 gives +1).
+struct bipolar_op {
+    template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const {
+        if (is_negative(x))
+            out = -1;
+        else
+            out = 1;
     }
 };
 
@@ -95,6 +105,13 @@ template <class data_T, class res_T, typename CONFIG_T>
 void relu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     elementwise<CONFIG_T>(data, res, relu_op());
+}
+
+// x < 0 ? -1 : 1
+template <class data_T, class res_T, typename CONFIG_T>
+void bipolar(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    elementwise<CONFIG_T>(data, res, bipolar_op());
 }
 
 // x > 0 ? x : alpha * x

@@ -46,6 +46,10 @@ template <class data_T, class res_T, typename CONFIG_T> void relu(stream<data_T>
     elementwise_stream<CONFIG_T>(data, res, relu_op());
 }
 
+template <class data_T, class res_T, typename CONFIG_T> void bipolar(stream<data_T> &data, stream<res_T> &res) {
+    elementwise_stream<CONFIG_T>(data, res, bipolar_op());
+}
+
 template <class data_T, class res_T, typename CONFIG_T>
 void leaky_relu(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t alpha) {
     elementwise_stream<CONFIG_T>(data, res, leaky_relu_op<typename CONFIG_T::param_t>{alpha});

@@ -160,6 +160,7 @@ def add_simple_activations(factory: CaseFactory) -> None:
         kernels = {
             'linear': ((), lambda x, r=result: reference.linear(x, r)),
             'relu': ((), lambda x, r=result: reference.relu(x, r)),
+            'bipolar': ((), lambda x, r=result: reference.bipolar(x, r)),
             'leaky_relu': ((('alpha', 0.3),), lambda x, r=result: reference.leaky_relu(x, 0.3, PARAM, r)),
             'thresholded_relu': ((('theta', 0.3),), lambda x, r=result: reference.thresholded_relu(x, 0.3, PARAM, r)),
             'prelu': (
@@ -183,6 +184,25 @@ def add_simple_activations(factory: CaseFactory) -> None:
                 reference_function,
                 arguments,
             )
+
+
+# the inferred fixed<2,2>, and -1 written into unsigned (wraps / saturates) and too-narrow types
+BIPOLAR_RESULTS = ['fixed<2,2>', 'ufixed<3,2>', 'ufixed<3,2,RND,SAT>', 'fixed<4,-1>', 'fixed<4,-1,RND,SAT>']
+
+
+def add_bipolar(factory: CaseFactory) -> None:
+    inputs = factory.inputs(T16, 6)  # holds the raw values -1, 0 and 1
+    for number, result in enumerate(BIPOLAR_RESULTS):
+        factory.add(
+            f'bipolar-result{number}',
+            'bipolar',
+            'activ_config',
+            {'n_in': 6},
+            {},
+            (T16, result),
+            inputs,
+            lambda x, r=result: reference.bipolar(x, r),
+        )
 
 
 TABLE_TYPES = {
@@ -282,6 +302,6 @@ def add_softmax(factory: CaseFactory) -> None:
 
 def all_cases(family: str) -> list[DriverCase]:
     factory = CaseFactory(family)
-    for add in (add_dense, add_batchnorm, add_simple_activations, add_table_activations, add_softmax):
+    for add in (add_dense, add_batchnorm, add_simple_activations, add_bipolar, add_table_activations, add_softmax):
         add(factory)
     return factory.cases
