@@ -437,6 +437,15 @@ def test_no_auto_type_survives_and_activations_take_the_default(build_layer) -> 
     assert graph.layers['act'].types['result'] == DEFAULT
 
 
+@pytest.mark.parametrize('result, expected', [('auto', 'fixed<2,2>'), ('fixed<8,3>', 'fixed<8,3>')])
+def test_bipolar_result_is_exactly_plus_or_minus_one(build_layer, result: str, expected: str) -> None:
+    graph = dense_graph(build_layer, np.full((4, 3), 0.5), np.zeros(3))
+    build_layer(graph, 'act', 'Activation', ['fc'], (3,), types={'result': result}, activation='bipolar', n_in=3)
+    graph.outputs = ['act']
+    infer_precision(graph, context())
+    assert graph.layers['act'].types['result'] == parse_precision(expected)
+
+
 @pytest.fixture(scope='module')
 def dense_softmax() -> keras.Model:
     keras.utils.set_random_seed(3)

@@ -97,6 +97,24 @@ def test_relu_of_an_unsigned_narrow_type_into_a_saturating_result() -> None:
     assert reference.relu(x, 'fixed<4,2,RND,SAT>').value.tolist() == [[0.0, 1.75, 1.75]]
 
 
+@pytest.mark.parametrize('family', ['ap', 'ac'])
+def test_bipolar_is_the_sign_with_zero_positive(family: str) -> None:
+    x = _random(T16, (50, 8), family)
+    assert np.array_equal(reference.bipolar(x, 'fixed<2,2>').value, np.where(x.value >= 0, 1.0, -1.0))
+    edges = FixedArray.from_raw(np.array([[-2, -1, 0, 1, 2]]), T16, family)  # around 0 by one LSB
+    assert reference.bipolar(edges, 'fixed<2,2>').value.tolist() == [[-1, -1, 1, 1, 1]]
+
+
+@pytest.mark.parametrize(
+    'result, expected',
+    [('ufixed<3,2>', [3.0, 1.0]), ('ufixed<3,2,RND,SAT>', [0.0, 1.0]), ('fixed<4,-1,RND,SAT>', [-0.25, 0.21875])],
+)
+def test_bipolar_writes_its_constants_like_any_write(result: str, expected: list[float]) -> None:
+    """-1 into an unsigned type wraps or saturates, +1 into a too-narrow type saturates."""
+    x = quantize(np.array([[-0.5, 0.5]]), T16)
+    assert reference.bipolar(x, result).value.tolist() == [expected]
+
+
 def test_batch_normalization_per_channel() -> None:
     x, scale, bias = _random(T16, (10, 8)), _random('fixed<10,3>', (4,)), _random('fixed<8,2>', (4,))
     got = reference.normalize(x, scale, bias, 'fixed<40,16>').value
