@@ -42,7 +42,7 @@ MERGE_OPS = ('add', 'subtract', 'multiply', 'average', 'maximum', 'minimum')
 # kinds whose result is their exact value cast once to the result type: a quantizer right after one
 # of them (and read by nothing else) becomes that layer's result type
 FOLDABLE = ('Input', 'Dense', 'Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D', 'Merge', 'Concatenate')
-FOLDABLE_ACTIVATIONS = ('relu', 'linear')
+FOLDABLE_ACTIVATIONS = ('relu', 'linear', 'bipolar')
 
 
 class UnsupportedOperation(ValueError):
