@@ -1,14 +1,11 @@
-"""PyTorch frontend: torch.fx graph -> GraphBuilder calls -> IR graph."""
+"""The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
-from __future__ import annotations
+A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
+`activations`, `arithmetic`, `spatial` or `structure` that calls `hls4ml.converters.builder.GraphBuilder`.
+"""
 
-from typing import Any
+from hls4ml.converters.pytorch import activations, arithmetic, spatial, structure  # noqa: F401  (they register)
+from hls4ml.converters.pytorch.parser import parse_pytorch_model
+from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULES
 
-from hls4ml.model.ir import Graph
-
-
-def parse_pytorch_model(
-    model: Any, input_shape: Any, channels_last_conversion: str = 'full', transpose_outputs: bool = False
-) -> tuple[Graph, dict[str, str]]:
-    """The IR graph of `model` and, for each IR layer named after a module or node, that name."""
-    raise NotImplementedError('the PyTorch frontend is being written')
+__all__ = ['FUNCTIONS', 'METHODS', 'MODULES', 'parse_pytorch_model']

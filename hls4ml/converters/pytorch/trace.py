@@ -1,0 +1,123 @@
+"""What the walk knows before it builds anything: the fx trace, the input shapes, which nodes depend
+on the inputs (the rest are constants), which have no handler, and what PyTorch computes for every
+node on a batch of one (shapes to check the conversion against, values of the constants)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from numbers import Integral
+from typing import Any
+
+import torch
+from torch import fx
+
+from hls4ml.converters.builder import ConversionError, Origin
+from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULES, Handler
+
+
+def sample_shapes(input_shape: Any) -> list[tuple[int, ...]]:
+    """One shape without the batch axis per model input: a tuple for one input, a list of tuples
+    for several (a flat list of ints, as YAML gives, is one shape)."""
+    sequence = isinstance(input_shape, (tuple, list))
+    if sequence and input_shape and all(isinstance(shape, (tuple, list)) for shape in input_shape):
+        shapes = [tuple(shape) for shape in input_shape]
+    elif sequence:
+        shapes = [tuple(input_shape)]
+    else:
+        raise ConversionError(f'input_shape must be a tuple or a list of tuples, got {input_shape!r}')
+    for shape in shapes:
+        if not shape or any(isinstance(dim, bool) or not isinstance(dim, Integral) or dim < 1 for dim in shape):
+            raise ConversionError(
+                f'input_shape {input_shape!r}: every input needs a shape of positive ints without the batch axis'
+            )
+    return [tuple(int(dim) for dim in shape) for shape in shapes]
+
+
+def trace(model: Any) -> fx.GraphModule:
+    """The model in eval mode, traced symbolically; modules of torch.nn stay single nodes."""
+    if not isinstance(model, torch.nn.Module):
+        raise ConversionError(f'expected a torch.nn.Module, got {type(model).__name__}')
+    model.eval()
+    if fx.Tracer().is_leaf_module(model, ''):  # a lone torch.nn layer: keep it one node, as inside a model
+        model = torch.nn.Sequential(OrderedDict([(type(model).__name__.lower(), model)]))
+    try:
+        return fx.symbolic_trace(model)
+    except Exception as error:
+        raise ConversionError(
+            f'torch.fx cannot trace {type(model).__name__} ({type(error).__name__}: {error}); control flow that '
+            'depends on tensor values, and calls fx cannot follow, must be moved out of forward()'
+        ) from error
+
+
+def origin_of(node: fx.Node, traced: fx.GraphModule) -> Origin:
+    """Modules by their path ('features.0') and class; functions and methods by node name and function name."""
+    if node.op == 'call_module':
+        module = traced.get_submodule(str(node.target))
+        return Origin(str(node.target), type(module).__name__, f'module {node.target}')
+    if node.op == 'call_function':
+        name = getattr(node.target, '__name__', str(node.target)).lstrip('_')
+        return Origin(node.name, name, 'function')
+    if node.op == 'call_method':
+        return Origin(node.name, str(node.target), 'tensor method')
+    return Origin(node.name, node.op)
+
+
+def handler_of(node: fx.Node, traced: fx.GraphModule) -> Handler | None:
+    """The registered handler of a call node, or None."""
+    if node.op == 'call_module':
+        return MODULES.get(type(traced.get_submodule(str(node.target))).__name__)
+    if node.op == 'call_function':
+        try:
+            return FUNCTIONS.get(node.target)
+        except TypeError:  # an unhashable callable
+            return None
+    if node.op == 'call_method':
+        return METHODS.get(str(node.target))
+    return None
+
+
+def input_dependent(graph: fx.Graph) -> set[fx.Node]:
+    """The nodes computed from the model inputs; every other node is a constant."""
+    dependent: set[fx.Node] = set()
+    for node in graph.nodes:
+        if node.op == 'placeholder' or any(source in dependent for source in node.all_input_nodes):
+            dependent.add(node)
+    return dependent
+
+
+def unsupported_nodes(traced: fx.GraphModule, dependent: set[fx.Node]) -> list[str]:
+    """Every operation on the inputs without a handler, as `'name' (op, where)`."""
+    calls = ('call_module', 'call_function', 'call_method')
+    return [
+        str(origin_of(node, traced))
+        for node in traced.graph.nodes
+        if node.op in calls and node in dependent and handler_of(node, traced) is None
+    ]
+
+
+class _Recorder(fx.Interpreter):
+    """Runs the traced model and keeps every node's result."""
+
+    def __init__(self, traced: fx.GraphModule) -> None:
+        super().__init__(traced)
+        self.extra_traceback = False
+        self.results: dict[fx.Node, Any] = {}
+
+    def run_node(self, node: fx.Node) -> Any:
+        try:
+            result = super().run_node(node)
+        except Exception as error:
+            raise ConversionError(
+                f'{origin_of(node, self.module)}: PyTorch fails on inputs of the given input_shape '
+                f'({type(error).__name__}: {error}); input_shape is the shape of one sample, without the batch axis'
+            ) from error
+        self.results[node] = result
+        return result
+
+
+def run_on_zeros(traced: fx.GraphModule, shapes: list[tuple[int, ...]]) -> dict[fx.Node, Any]:
+    """Every node's result on a batch of one sample of zeros per input."""
+    recorder = _Recorder(traced)
+    with torch.no_grad():
+        recorder.run(*(torch.zeros((1, *shape)) for shape in shapes))
+    return recorder.results
