@@ -69,12 +69,24 @@ def render_project(model: Any, project: ProjectContext) -> dict[str, str]:
     return rendered
 
 
+MODEL_KEYS = ('KerasModel', 'PytorchModel', 'OnnxModel')
+
+
 def _config_yaml(config: dict[str, Any]) -> str:
-    """The project configuration, with the framework model replaced by its description."""
-    serialisable = {key: value for key, value in config.items() if key not in ('KerasModel',)}
-    if 'KerasModel' in config:
-        serialisable['KerasModel'] = f'<Keras model {getattr(config["KerasModel"], "name", "")}>'
+    """The project configuration, with the framework model replaced by its description (a path stays)."""
+    serialisable = dict(config)
+    for key in MODEL_KEYS:
+        model = config.get(key)
+        if model is not None and not isinstance(model, str):
+            serialisable[key] = f'<{key} {type(model).__name__} {getattr(model, "name", "") or ""}>'.replace(' >', '>')
+    if isinstance(serialisable.get('InputShape'), (tuple, list)):
+        serialisable['InputShape'] = _plain(serialisable['InputShape'])
     return yaml.safe_dump(serialisable, sort_keys=True, default_flow_style=False)
+
+
+def _plain(shape: Any) -> Any:
+    """Tuples (possibly nested in a list) as lists, which safe_dump writes."""
+    return [_plain(item) for item in shape] if isinstance(shape, (tuple, list)) else shape
 
 
 def check_project_names(model: Any) -> Path:
