@@ -38,6 +38,7 @@ from hls4ml.model.types import PrecisionType
 CHANNELS_LAST_MODES = ('full', 'internal', 'off')
 AXES = {1: ('width',), 2: ('height', 'width')}
 PAD_NAMES = {'height': ('pad_top', 'pad_bottom'), 'width': ('pad_left', 'pad_right')}
+MAX_TRANSPOSE_RANK = 3  # the Transpose kernels move 2-D and 3-D tensors
 MERGE_OPS = ('add', 'subtract', 'multiply', 'average', 'maximum', 'minimum')
 # kinds whose result is their exact value cast once to the result type: a quantizer right after one
 # of them (and read by nothing else) becomes that layer's result type
@@ -120,7 +121,7 @@ class GraphBuilder:
         self.graph = Graph()
         self.names = NameTable()
         self.origin: dict[str, str] = {}  # IR layer -> framework name, for LayerName config entries
-        self._layouts: dict[tuple[str, tuple[int, ...]], Value] = {}
+        self._layouts: dict[tuple[str, tuple[int, ...]], str] = {}  # (tensor, IR axis order) -> laid-out tensor
         self._quantizers: list[str] = []
 
     # ---- graph ends -----------------------------------------------------------------------------
@@ -157,18 +158,22 @@ class GraphBuilder:
         size 1 move); made once per tensor and layout."""
         if value.perm == perm:
             return value
-        key = (value.tensor, perm)
+        position = inverse(value.perm)
+        moves = tuple(position[axis] for axis in perm)
+        key = (value.tensor, moves)  # by IR axes: views of one tensor (transpose()) share the key only if equal
         if key not in self._layouts:
-            position = inverse(value.perm)
-            moves = tuple(position[axis] for axis in perm)
             target = tuple(value.shape[axis] for axis in perm)
             name = f'{origin.name}_transpose'
             if _same_order(value, perm):
-                tensor = self._emit(origin, 'Reshape', [value.tensor], name=name, target_shape=target)
+                self._layouts[key] = self._emit(origin, 'Reshape', [value.tensor], name=name, target_shape=target)
+            elif value.rank > MAX_TRANSPOSE_RANK:
+                raise UnsupportedOperation(
+                    f'{origin}: needs its {value.rank}-D input {value.shape} in another axis order, but transposes '
+                    f'of more than {MAX_TRANSPOSE_RANK} axes are not supported'
+                )
             else:
-                tensor = self._emit(origin, 'Transpose', [value.tensor], name=name, perm=moves)
-            self._layouts[key] = Value(tensor, value.shape, perm)
-        return self._layouts[key]
+                self._layouts[key] = self._emit(origin, 'Transpose', [value.tensor], name=name, perm=moves)
+        return Value(self._layouts[key], value.shape, perm)
 
     def channels_last(self, value: Value, origin: Origin) -> Value:
         if self.mode == 'off':
@@ -270,9 +275,11 @@ class GraphBuilder:
         pads: list[tuple[int, int]],
         count_include_pad: bool = False,
         ceil_mode: bool = False,
+        **types: Any,
     ) -> Value:
         """Max or average pooling. Padded positions are skipped (max: -inf, average: not counted)
-        unless `count_include_pad`, which pads with zeros first (PyTorch's and ONNX's default)."""
+        unless `count_include_pad`, which pads with zeros first (PyTorch's and ONNX's default).
+        `types` preset the layer's precisions (`accum`, `result`), as for `dense`."""
         rank = len(window)
         self._check_spatial(origin, x, rank)
         if ceil_mode:
@@ -287,16 +294,16 @@ class GraphBuilder:
         attributes = self._window(origin, x, window, strides, pads)
         attributes.update({f'pool_{axis}': length for axis, length in zip(AXES[rank], window, strict=True)})
         attributes['pool_op'] = op
-        name = self._emit(origin, f'Pooling{rank}D', [x.tensor], **attributes)
+        name = self._emit(origin, f'Pooling{rank}D', [x.tensor], types=types, **attributes)
         return self._spatial_value(name, x.shape[0], attributes, rank)
 
-    def global_pool(self, origin: Origin, x: Value, op: str, keepdims: bool) -> Value:
+    def global_pool(self, origin: Origin, x: Value, op: str, keepdims: bool, **types: Any) -> Value:
         rank = x.rank - 1
         self._check_spatial(origin, x, rank)
         x = self.channels_last(x, origin)
         attributes: dict[str, Any] = {f'in_{axis}': size for axis, size in zip(AXES[rank], x.shape[1:], strict=True)}
         attributes.update(n_chan=x.shape[0], keepdims=keepdims, pool_op=op)
-        name = self._emit(origin, f'GlobalPooling{rank}D', [x.tensor], **attributes)
+        name = self._emit(origin, f'GlobalPooling{rank}D', [x.tensor], types=types, **attributes)
         if keepdims:
             return Value(name, (x.shape[0],) + (1,) * rank, channels_last_perm(rank + 1))
         return Value(name, (x.shape[0],), (0,))
@@ -318,8 +325,8 @@ class GraphBuilder:
         """relu, sigmoid, tanh, softplus, softsign, elu, selu, linear; leaky_relu(alpha),
         elu(alpha), thresholded_relu(theta); hard_sigmoid(slope, shift)."""
         n_in = math.prod(x.shape)
-        if activation in ('leaky_relu', 'thresholded_relu') or (activation == 'elu' and 'alpha' in parameters):
-            (value,) = parameters.values()
+        if activation in ('leaky_relu', 'thresholded_relu', 'elu'):  # elu: always with its alpha (default 1)
+            (value,) = parameters.values() if parameters else (1.0,)
             name = self._emit(
                 origin,
                 'ParametrizedActivation',

@@ -144,6 +144,8 @@ def _activation_name(source: Source, activation: Any) -> str:
 
 def activation_layers(source: Source, name: str) -> list[Layer]:
     n_in = int(np.prod(source.input_shapes[0]))
+    if name == 'elu':  # the elu kernels take their alpha: Keras' 'elu' is alpha 1
+        return [source.make('ParametrizedActivation', activation='elu', n_in=n_in, activ_param=1.0)]
     if name in ACTIVATIONS:
         return [source.make('Activation', activation=name, n_in=n_in)]
     if name == 'softmax':

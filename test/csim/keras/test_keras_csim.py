@@ -57,6 +57,7 @@ LAYER_CASES = {
     'softplus': ([keras.layers.Activation('softplus')], 0.03),
     'softsign': ([keras.layers.Activation('softsign')], 0.04),  # table step 1/32 at slope 1
     'elu': ([keras.layers.ELU(alpha=0.7)], 0.02),
+    'elu_by_name': ([keras.layers.Dense(4, activation='elu')], 0.02),
     'selu': ([keras.layers.Activation('selu')], 0.03),
     'leaky_relu': ([keras.layers.LeakyReLU(negative_slope=0.1)], 0.02),
     'thresholded_relu': ([keras.layers.ReLU(threshold=0.3)], 0.02),
