@@ -7,6 +7,7 @@ from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.passes import PassContext
 
 PADDED_KINDS = ('Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D')
+MAX_CLONE_OUTPUTS = 3  # nnet::clone writes two or three streams
 PADS = ('pad_top', 'pad_bottom', 'pad_left', 'pad_right')
 
 
@@ -67,9 +68,15 @@ def _pad_explicitly(graph: Graph, layer: Layer) -> None:
 
 
 def _clone(graph: Graph, name: str, uses: list[tuple[Layer, int]]) -> None:
-    copies = len(uses) + (name in graph.outputs)
+    """One Clone per tensor; the kernel writes at most MAX_CLONE_OUTPUTS streams, so a wider fan-out
+    chains clones (the last copy of each feeds the next)."""
+    is_output = name in graph.outputs
+    copies = len(uses) + is_output
+    chained = copies > MAX_CLONE_OUTPUTS
+    direct = uses[: MAX_CLONE_OUTPUTS - 1] if chained else uses
     clone_name = _unique(graph, f'{name}_clone')
-    outputs = [_unique(graph, f'{name}_cpy{index}') for index in range(1, copies + 1)]
+    width = MAX_CLONE_OUTPUTS if chained else copies
+    outputs = [_unique(graph, f'{name}_cpy{index}') for index in range(1, width + 1)]
     clone = Layer(
         clone_name,
         'Clone',
@@ -78,8 +85,10 @@ def _clone(graph: Graph, name: str, uses: list[tuple[Layer, int]]) -> None:
         {'n_elem': graph.tensors[name].size},
         types={'result': graph.producer(name).types['result']},
     )
-    graph.insert_layer(clone, [graph.tensors[name].shape] * copies, before=uses[0][0].name)
-    for (reader, index), copy in zip(uses, outputs, strict=False):
+    graph.insert_layer(clone, [graph.tensors[name].shape] * width, before=uses[0][0].name)
+    for (reader, index), copy in zip(direct, outputs, strict=False):
         reader.inputs[index] = copy
-    if name in graph.outputs:
+    if is_output:
         graph.outputs = [outputs[-1] if tensor == name else tensor for tensor in graph.outputs]
+    if chained:
+        _clone(graph, outputs[-1], uses[MAX_CLONE_OUTPUTS - 1 :])

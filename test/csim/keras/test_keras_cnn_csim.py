@@ -128,6 +128,19 @@ def test_resnet_block_with_an_add_skip(io_type: str, tmp_path) -> None:
         assert min(depths) == 2 and max(depths) > 2
 
 
+def test_a_tensor_read_by_five_layers_and_the_output_chains_clones(tmp_path) -> None:
+    keras.utils.set_random_seed(7)
+    x = keras.Input((6,), name='x')
+    shared = L.Dense(6, activation='relu', name='shared')(x)
+    heads = [L.Dense(3, name=f'head{index}')(shared) for index in range(5)]
+    total = L.Add()([L.Add()([heads[0], heads[1]]), L.Add()([heads[2], L.Add()([heads[3], heads[4]])])])
+    model = keras.Model(x, [total, shared])
+    hls_model = convert(model, tmp_path, io_type='io_stream')
+    clones = [layer for layer in hls_model.get_layers() if layer.kind == 'Clone']
+    assert sorted(len(layer.outputs) for layer in clones) == [2, 3, 3]  # 6 readers: 3 + 3 + 2, chained
+    check(hls_model, model)
+
+
 @pytest.mark.parametrize('io_type', IO_TYPES)
 def test_two_inputs_and_two_outputs_keep_the_model_order(io_type: str, tmp_path) -> None:
     keras.utils.set_random_seed(6)
