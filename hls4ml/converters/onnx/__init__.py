@@ -1,14 +1,9 @@
-"""ONNX / QONNX frontend: ONNX nodes -> GraphBuilder calls -> IR graph."""
+"""ONNX / QONNX frontend: the qonnx clean-up, then one GraphBuilder call per ONNX node -> IR graph.
 
-from __future__ import annotations
+`parser` walks the graph and collects errors; `handlers`, `structure` and `spatial` hold one
+handler per standard op, `quant` the QONNX quantizers (exact fixed-point types).
+"""
 
-from typing import Any
+from hls4ml.converters.onnx.parser import parse_onnx_model
 
-from hls4ml.model.ir import Graph
-
-
-def parse_onnx_model(
-    model: Any, channels_last_conversion: str = 'full', transpose_outputs: bool = False
-) -> tuple[Graph, dict[str, str]]:
-    """The IR graph of `model` (ModelProto, qonnx ModelWrapper or .onnx path) and IR layer -> node name."""
-    raise NotImplementedError('the ONNX frontend is being written')
+__all__ = ['parse_onnx_model']
