@@ -22,6 +22,7 @@ from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPre
 
 BOUNDED_TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softsign')
 BIPOLAR_TYPE = FixedPrecisionType(2, 2, True)  # the smallest type holding -1 and +1 exactly
+POOL_PADS = ('pad_top', 'pad_bottom', 'pad_left', 'pad_right')
 SAFETY = 1 + 2.0**-40  # float sums of many products may round down; keep the bound an upper bound
 
 
@@ -180,7 +181,10 @@ def _copy_input(graph: Graph, layer: Layer, context: PassContext) -> None:
 
 
 def _pooling(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """Max keeps the input type; an average sums up to `window` values exactly before dividing."""
+    """Max keeps the input type; an average sums up to `window` values exactly before dividing. When
+    every window counts the same power of two 2^k of inputs (no padding), the sum also gets k more
+    fraction bits and an 'auto' result keeps them, so the average is exact; else the result is the
+    input type (the quotient truncated to its LSB, as in hls4ml)."""
     source = _input_fixed(graph, layer, context)
     if source is None:
         return
@@ -188,7 +192,11 @@ def _pooling(graph: Graph, layer: Layer, context: PassContext) -> None:
         prefix = 'in_' if layer.kind.startswith('Global') else 'pool_'
         window = math.prod(layer.attributes.get(prefix + axis, 1) for axis in ('height', 'width'))
         extra = math.ceil(math.log2(window)) if window > 1 else 0
-        layer.types['accum'] = clamped(source.width + extra, source.integer + extra, source.signed, context)
+        padded = any(layer.attributes.get(name, 0) for name in POOL_PADS)
+        shift = extra if window == 2**extra and not padded else 0
+        layer.types['accum'] = clamped(source.width + extra + shift, source.integer + extra, source.signed, context)
+        if shift and _auto(layer.types['result']):
+            layer.types['result'] = clamped(source.width + shift, source.integer, source.signed, context)
     _copy_input(graph, layer, context)
 
 

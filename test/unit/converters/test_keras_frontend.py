@@ -28,7 +28,7 @@ SUPPORTED_ACTIVATIONS = {  # Keras activation name -> (IR kind, IR attributes it
     'tanh': ('Activation', {'activation': 'tanh'}),
     'softplus': ('Activation', {'activation': 'softplus'}),
     'softsign': ('Activation', {'activation': 'softsign'}),
-    'elu': ('Activation', {'activation': 'elu'}),
+    'elu': ('ParametrizedActivation', {'activation': 'elu', 'activ_param': 1.0}),  # alpha 1 for the kernel
     'selu': ('Activation', {'activation': 'selu'}),
     'softmax': ('Softmax', {'axis': -1}),
     'leaky_relu': ('ParametrizedActivation', {'activation': 'leaky_relu'}),

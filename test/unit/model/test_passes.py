@@ -570,3 +570,22 @@ def test_a_failing_pass_is_named_in_the_error(build_layer) -> None:
     graph = dense_graph(build_layer, np.ones((4, 3)), np.zeros(3))
     with pytest.raises(ValueError, match=r"^pass refuse_it: layer 'fc' \(Dense\): cannot do it"):
         run_flow(graph, context(), flow=(('refuse_it', refuse),), dump=False)
+
+
+@pytest.mark.parametrize(
+    'padding, accum, result',
+    [('valid', 'fixed<12,5>', 'fixed<10,3>'), ('same', 'fixed<10,5>', 'fixed<8,3>')],
+)
+def test_average_of_a_power_of_two_window_is_exact_without_padding(padding, accum, result, tmp_path):
+    """2x2 windows of fixed<8,3>: the sum needs 2 more integer bits and, divided by 4, 2 more fraction
+    bits; with padding the count varies at the edges, so the result stays the input type."""
+    model = keras.Sequential([keras.Input((5, 5, 1)), keras.layers.AveragePooling2D(2, padding=padding, name='pool')])
+    config = {'Model': {'Precision': 'fixed<8,3>'}, 'LayerName': {'pool': {'Precision': 'auto'}}}
+    hls_model = convert_from_keras_model(model, hls_config=config, output_dir=str(tmp_path), backend='Vitis')
+    pool = hls_model.graph.layers['pool']
+    assert (str(pool.types['accum']), str(pool.types['result'])) == (accum, result)
+    x = quantize(np.random.default_rng(2).uniform(-4, 4, (20, 5, 5, 1)), 'fixed<8,3>', 'ap').to_double()
+    (out,), _ = interpret(hls_model, x)
+    if padding == 'valid':  # exact: the mean of the four quantized inputs
+        expected = x[:, :4, :4, 0].reshape(20, 2, 2, 2, 2).mean(axis=(2, 4))
+        np.testing.assert_array_equal(out.to_double().reshape(20, 2, 2), expected)
