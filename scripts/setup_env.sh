@@ -7,3 +7,6 @@ if [ ! -x .venv/bin/python ]; then
   .venv/bin/pip install -q --upgrade pip
 fi
 .venv/bin/pip install -q -e '.[test,keras,torch,onnx]'
+# Brevitas (quantization-aware training exported to QONNX) for one end-to-end test. --no-deps: its
+# requirements are met by the packages above, and pip must never be asked to pick a torch of its own.
+.venv/bin/pip install -q --no-deps brevitas==0.13.4 dependencies==2.0.1 onnxoptimizer==0.4.2

@@ -37,6 +37,7 @@ def layer_table() -> str:
         lines.append(f'| {class_name} | {", ".join(PRODUCES[class_name])} | {" | ".join(_io_cells())} |')
     for class_name in sorted(REMOVED):
         lines.append(f'| {class_name} | removed at conversion | {" | ".join("yes" for _ in IO_TYPES)} |')
+    lines += _framework_sections()
     lines += [
         '',
         '## IR layer kinds',
@@ -49,6 +50,35 @@ def layer_table() -> str:
         strategies = ', '.join(name.capitalize() for name in STRATEGIES) if 'Strategy' in kind.config_keys else '—'
         lines.append(f'| {kind.name} | {types} | {", ".join(kind.config_keys)} | {strategies} |')
     return '\n'.join(lines) + '\n'
+
+
+def _function_name(function: object) -> str:
+    module = getattr(function, '__module__', None) or 'torch'
+    name = getattr(function, '__name__', str(function))
+    if module == 'builtins':
+        return name
+    return f'{ {"_operator": "operator", "torch.nn.functional": "F"}.get(module, "torch")}.{name}'
+
+
+def _framework_sections() -> list[str]:
+    """The PyTorch modules, functions and tensor methods and the ONNX ops with a handler."""
+    from hls4ml.converters.onnx.parser import HANDLERS as ONNX_OPS
+    from hls4ml.converters.pytorch import FUNCTIONS, METHODS, MODULES
+
+    functions = sorted({_function_name(function) for function in FUNCTIONS})
+    return [
+        '',
+        '## PyTorch (torch.fx) and ONNX / QONNX',
+        '',
+        'Both frontends describe each operation to `converters/builder.py`, which lays tensors out channels',
+        'last; every entry below works in io_parallel and io_stream. Settings that are refused (grouped or',
+        'dilated convolutions, broadcasting merges, ...) are listed in `docs/frontends.md`.',
+        '',
+        f'* **torch.nn modules:** {", ".join(sorted(MODULES))}',
+        f'* **functions:** {", ".join(functions)}',
+        f'* **tensor methods:** {", ".join(sorted(METHODS))}',
+        f'* **ONNX / QONNX ops:** {", ".join(sorted(ONNX_OPS))}',
+    ]
 
 
 if __name__ == '__main__':
