@@ -52,12 +52,15 @@ def layer_table() -> str:
     return '\n'.join(lines) + '\n'
 
 
+MODULE_PREFIXES = {'_operator': 'operator', 'torch.nn.functional': 'F'}
+
+
 def _function_name(function: object) -> str:
     module = getattr(function, '__module__', None) or 'torch'
     name = getattr(function, '__name__', str(function))
     if module == 'builtins':
         return name
-    return f'{ {"_operator": "operator", "torch.nn.functional": "F"}.get(module, "torch")}.{name}'
+    return f'{MODULE_PREFIXES.get(module, "torch")}.{name}'
 
 
 def _framework_sections() -> list[str]:
