@@ -26,7 +26,15 @@ from hls4ml.model.ir import Graph
 
 HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **structure.HANDLERS, **spatial.HANDLERS, **quant.HANDLERS}
 STANDARD_DOMAINS = ('', 'ai.onnx')
-CONSTANT_OPS = ('Constant', 'Shape')  # constants once shapes are inferred: the clean-up folds them
+CONSTANT_OPS = ('Constant', 'Shape')
+# qonnx's ConvertToChannelsLastAndClean (the clean-up hls4ml 1.x asks for) wraps these ops so that they
+# read and write channels-last tensors; the standard op between two layout views, which move no data
+CHANNELS_LAST_DOMAIN = 'qonnx.custom_op.channels_last'
+CHANNELS_LAST_OPS = (
+    'Conv',
+    'MaxPool',
+    'BatchNormalization',
+)  # constants once shapes are inferred: the clean-up folds them
 
 
 def parse_onnx_model(
@@ -56,7 +64,11 @@ def unsupported_nodes(graph: onnx.GraphProto) -> list[str]:
         if node.op_type in CONSTANT_OPS or (inputs and all(name in constant for name in inputs)):
             constant.update(node.output)
             continue
-        domain_ok = node.domain in STANDARD_DOMAINS or (node.domain == QONNX_DOMAIN and node.op_type in quant.QONNX_OPS)
+        domain_ok = (
+            node.domain in STANDARD_DOMAINS
+            or (node.domain == QONNX_DOMAIN and node.op_type in quant.QONNX_OPS)
+            or (node.domain == CHANNELS_LAST_DOMAIN and node.op_type in CHANNELS_LAST_OPS)
+        )
         if node.op_type not in HANDLERS or not domain_ok:
             domain = f' in domain {node.domain!r}' if node.domain not in STANDARD_DOMAINS else ''
             missing.append(f"'{node.name}' ({node.op_type}{domain}, node {index})")
@@ -128,13 +140,28 @@ class _Walk:
                 self._check_extra_outputs(step)
                 if node.op_type not in HANDLERS:  # a constant subgraph the clean-up could not fold
                     raise step.unsupported('this op is supported only on constants, and qonnx could not fold it')
-                result = HANDLERS[node.op_type](step)
+                result = (
+                    self._channels_last(step) if node.domain == CHANNELS_LAST_DOMAIN else HANDLERS[node.op_type](step)
+                )
             self._check_shape(node, index, result)
         except UnsupportedOperation as error:
             self._stand_in(node)
             return str(error)
         self.operands[node.output[0]] = result
         return ''
+
+    def _channels_last(self, step: Step) -> Operand:
+        """A qonnx channels-last op: its standard op on a channels-first view of the input."""
+        x = step.tensor(0)
+        step.inputs[0] = self.builder.transpose(step.origin, x, (x.rank - 1, *range(x.rank - 1)))
+        if step.node.op_type == 'Conv':  # the wrapper stores the kernel channels last too: (out, *window, in)
+            kernel = step.constant(1)
+            first = (0, kernel.values.ndim - 1, *range(1, kernel.values.ndim - 1))
+            step.inputs[1] = Constant(kernel.values.transpose(first), kernel.precision)
+        result = HANDLERS[step.node.op_type](step)
+        if not isinstance(result, Value):
+            raise step.unsupported('a channels-last op on constants is not supported')
+        return self.builder.transpose(step.origin, result, (*range(1, result.rank), 0))
 
     def _stand_in(self, node: onnx.NodeProto) -> None:
         """After a refusal: a stand-in input of the output's inferred shape, so that the nodes after

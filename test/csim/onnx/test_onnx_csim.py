@@ -128,3 +128,22 @@ def test_helper_built_models(make, io_type: str, tmp_path) -> None:
     model = make()
     shape = tuple(dim.dim_value for dim in model.graph.input[0].type.tensor_type.shape.dim[1:])
     check(model, inputs(shape), tmp_path, io_type)
+
+
+@pytest.mark.parametrize('io_type', IO_TYPES)
+@pytest.mark.filterwarnings('ignore:The GemmToMatMul transformation:UserWarning')
+def test_hls4ml_documented_channels_last_cleanup_gives_the_same_firmware(io_type: str, tmp_path) -> None:
+    """hls4ml 1.x asks users to run qonnx's ConvertToChannelsLastAndClean (and GemmToMatMul) first: its
+    channels-last Conv/MaxPool/BatchNormalization wrappers convert to the same IR, bit for bit."""
+    from qonnx.core.modelwrapper import ModelWrapper
+    from qonnx.transformation.channels_last import ConvertToChannelsLastAndClean
+    from qonnx.transformation.gemm_to_matmul import GemmToMatMul
+    from qonnx.util.cleanup import cleanup_model
+
+    model = exported(Cnn(), (2, 8, 8), 13)
+    wrapper = cleanup_model(ModelWrapper(model))
+    wrapper = cleanup_model(wrapper.transform(ConvertToChannelsLastAndClean()).transform(GemmToMatMul()))
+    assert any(node.domain == 'qonnx.custom_op.channels_last' for node in wrapper.graph.node)
+    x = inputs((2, 8, 8), n=16)
+    plain = convert(model, tmp_path / 'plain', io_type).predict(x)
+    np.testing.assert_array_equal(convert(wrapper.model, tmp_path / 'cleaned', io_type).predict(x), plain)
