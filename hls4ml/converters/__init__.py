@@ -33,6 +33,20 @@ def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
     return hls_config
 
 
+def _project_config(
+    model_key: str, model: Any, hls_config: dict[str, Any] | None, names: tuple[str, str, str], kwargs: dict
+) -> dict[str, Any]:
+    """The project dictionary: names and backend settings, the framework model under `model_key`, and
+    the HLSConfig section without the keys `config_from_<framework>_model` adds for the converter."""
+    config = create_config(*names, **kwargs)
+    config[model_key] = model
+    section = _hls_section(hls_config)
+    for key in FRAMEWORK_KEYS:
+        section.pop(key, None)
+    config['HLSConfig'] = section
+    return config
+
+
 def convert_from_keras_model(
     model: Any,
     output_dir: str = 'my-hls-test',
@@ -49,11 +63,8 @@ def convert_from_keras_model(
 
     if bit_exact:
         raise ValueError('bit_exact=True is not supported yet (it needs quantized models)')
-    config = create_config(output_dir, project_name, backend, **kwargs)
-    config['KerasModel'] = model
-    config['InputData'] = input_data_tb
-    config['OutputPredictions'] = output_data_tb
-    config['HLSConfig'] = _hls_section(hls_config)
+    config = _project_config('KerasModel', model, hls_config, (output_dir, project_name, backend), kwargs)
+    config.update(InputData=input_data_tb, OutputPredictions=output_data_tb)
     graph, origin = parse_keras_model(model)
     return ModelGraph(config, graph, origin)
 
@@ -79,19 +90,15 @@ def convert_from_pytorch_model(
     ('full', 'internal', 'off') and `['TransposeOutputs']`."""
     from hls4ml.converters.pytorch import parse_pytorch_model
 
-    section = _hls_section(hls_config)
-    input_shape = section.pop('InputShape', None)
-    section.pop('PytorchModel', None)
+    input_shape = (hls_config or {}).get('InputShape')
     if input_shape is None:
         raise ValueError(
             "hls_config['InputShape'] is missing: PyTorch models do not record their input shape; "
             'create the config with hls4ml.utils.config_from_pytorch_model(model, input_shape=...)'
         )
-    config = create_config(output_dir, project_name, backend, **kwargs)
-    config.update(PytorchModel=model, InputData=input_data_tb, OutputPredictions=output_data_tb, HLSConfig=section)
-    config['InputShape'] = input_shape
-    channels_last, transpose_outputs = _layout_options(section)
-    graph, origin = parse_pytorch_model(model, input_shape, channels_last, transpose_outputs)
+    config = _project_config('PytorchModel', model, hls_config, (output_dir, project_name, backend), kwargs)
+    config.update(InputData=input_data_tb, OutputPredictions=output_data_tb, InputShape=input_shape)
+    graph, origin = parse_pytorch_model(model, input_shape, *_layout_options(config['HLSConfig']))
     return ModelGraph(config, graph, origin)
 
 
@@ -110,13 +117,9 @@ def convert_from_onnx_model(
     fixed-point types. Layout options as for PyTorch (`hls_config['Model']['ChannelsLastConversion']`)."""
     from hls4ml.converters.onnx import parse_onnx_model
 
-    section = _hls_section(hls_config)
-    section.pop('OnnxModel', None)
-    section.pop('InputShape', None)
-    config = create_config(output_dir, project_name, backend, **kwargs)
-    config.update(OnnxModel=model, InputData=input_data_tb, OutputPredictions=output_data_tb, HLSConfig=section)
-    channels_last, transpose_outputs = _layout_options(section)
-    graph, origin = parse_onnx_model(model, channels_last, transpose_outputs)
+    config = _project_config('OnnxModel', model, hls_config, (output_dir, project_name, backend), kwargs)
+    config.update(InputData=input_data_tb, OutputPredictions=output_data_tb)
+    graph, origin = parse_onnx_model(model, *_layout_options(config['HLSConfig']))
     return ModelGraph(config, graph, origin)
 
 
