@@ -147,3 +147,18 @@ def test_hls4ml_documented_channels_last_cleanup_gives_the_same_firmware(io_type
     x = inputs((2, 8, 8), n=16)
     plain = convert(model, tmp_path / 'plain', io_type).predict(x)
     np.testing.assert_array_equal(convert(wrapper.model, tmp_path / 'cleaned', io_type).predict(x), plain)
+
+
+@pytest.mark.filterwarnings('ignore')
+def test_torch_dynamo_exporter(tmp_path) -> None:
+    """The torch.export-based exporter (the default since PyTorch 2.9) writes other graphs (opset 18,
+    shape constants for the flatten, batch norm folded): they convert as well."""
+    module = Cnn().eval()
+    program = torch.onnx.export(module, (torch.zeros(1, 2, 8, 8),), dynamo=True, opset_version=18, verbose=False)
+    model = program.model_proto
+    x = inputs((2, 8, 8), n=1)  # the exported graph has a batch of one
+    check(model, x, tmp_path, 'io_parallel')
+    with torch.no_grad():
+        np.testing.assert_allclose(
+            convert(model, tmp_path / 'again', 'io_parallel').predict(x), module(torch.tensor(x)).numpy(), atol=0.05
+        )
