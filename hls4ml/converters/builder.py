@@ -186,7 +186,7 @@ class GraphBuilder:
     def framework_order(self, value: Value, origin: Origin) -> Value:
         return self.layout(value, tuple(range(value.rank)), origin)
 
-    def per_element(self, value: Value, constant: np.ndarray, origin: Origin) -> np.ndarray:
+    def per_element(self, value: Value, constant: np.ndarray | float, origin: Origin) -> np.ndarray:
         """A constant broadcast to the framework shape, laid out like the IR tensor, flattened."""
         constant = np.asarray(constant, dtype=np.float64)
         try:
@@ -371,7 +371,7 @@ class GraphBuilder:
         return Value(name, x.shape, x.perm)
 
     def affine(
-        self, origin: Origin, x: Value, scale: np.ndarray | None = None, bias: np.ndarray | None = None
+        self, origin: Origin, x: Value, scale: np.ndarray | float | None = None, bias: np.ndarray | float | None = None
     ) -> Value:
         """`x * scale + bias` with constants broadcast in framework axes (batch norm, mul/add by a constant)."""
         ones, zeros = np.ones(x.shape), np.zeros(x.shape)

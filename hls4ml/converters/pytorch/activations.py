@@ -116,7 +116,7 @@ def hardtanh_module(step: Step, module: Any, x: Any) -> Value:
     return hardtanh(step, x, module.min_val, module.max_val)
 
 
-@functions(F.threshold, F.threshold_)
+@functions(F.threshold, F.threshold_)  # type: ignore[attr-defined]  # threshold_ is missing from the stubs
 def threshold(step: Step, x: Any, threshold: float, value: float, inplace: bool = False) -> Value:
     """x if x > threshold else value: a thresholded relu when value is 0."""
     if float(value) != 0.0:

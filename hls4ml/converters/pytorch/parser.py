@@ -57,9 +57,11 @@ def parse_pytorch_model(
 
 def _from_torch(value: Any) -> Any:
     """A constant result with its tensors as float64 numpy arrays."""
-    return fx.node.map_aggregate(
-        value, lambda item: np.asarray(item.detach().cpu().numpy(), dtype=np.float64) if torch.is_tensor(item) else item
-    )
+    return fx.node.map_aggregate(value, _numpy_of)
+
+
+def _numpy_of(item: Any) -> Any:
+    return np.asarray(item.detach().cpu().numpy(), dtype=np.float64) if torch.is_tensor(item) else item
 
 
 class _Walk:
@@ -92,7 +94,7 @@ class _Walk:
             self.values[node] = self._stand_in(node, result)
 
     def _call(self, node: fx.Node, step: Step) -> Any:
-        args = fx.node.map_arg(node.args, self.values.__getitem__)
+        args: tuple[Any, ...] = tuple(fx.node.map_arg(node.args, self.values.__getitem__))
         kwargs = fx.node.map_arg(node.kwargs, self.values.__getitem__)
         handler = handler_of(node, self.traced)
         assert handler is not None  # unsupported_nodes() found none missing
@@ -137,4 +139,4 @@ class _Walk:
                     f'output {index} of the model is not a tensor computed from the inputs '
                     '(nested, dictionary and constant outputs are not supported)'
                 )
-            self.builder.output(value, Origin(item.name, 'output'))
+            self.builder.output(value, Origin(item.name if isinstance(item, fx.Node) else f'output_{index}', 'output'))

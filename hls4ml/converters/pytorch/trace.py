@@ -100,6 +100,7 @@ class _Recorder(fx.Interpreter):
 
     def __init__(self, traced: fx.GraphModule) -> None:
         super().__init__(traced)
+        self.traced = traced
         self.extra_traceback = False
         self.results: dict[fx.Node, Any] = {}
 
@@ -108,7 +109,7 @@ class _Recorder(fx.Interpreter):
             result = super().run_node(node)
         except Exception as error:
             raise ConversionError(
-                f'{origin_of(node, self.module)}: PyTorch fails on inputs of the given input_shape '
+                f'{origin_of(node, self.traced)}: PyTorch fails on inputs of the given input_shape '
                 f'({type(error).__name__}: {error}); input_shape is the shape of one sample, without the batch axis'
             ) from error
         self.results[node] = result
