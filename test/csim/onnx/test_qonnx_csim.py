@@ -94,7 +94,8 @@ def test_qonnx_model_is_bit_exact(case: str, io_type: str, tmp_path) -> None:
 @pytest.mark.filterwarnings('ignore:fast_hadamard_transform')
 @pytest.mark.parametrize('io_type', IO_TYPES)
 def test_brevitas_export_is_bit_exact(io_type: str, tmp_path) -> None:
-    """A Brevitas model with fixed-point (power-of-two scale) quantizers, exported to QONNX."""
+    """A Brevitas model with fixed-point (power-of-two scale) quantizers, trained a few steps and exported
+    to QONNX."""
     torch = pytest.importorskip('torch')
     pytest.importorskip('brevitas')
     pytest.importorskip('onnxoptimizer')  # brevitas' exporter needs it
@@ -118,10 +119,14 @@ def test_brevitas_export_is_bit_exact(io_type: str, tmp_path) -> None:
             return self.out(self.fc(torch.flatten(x, 1)))
 
     torch.manual_seed(4)
-    net = Net().eval()
+    net = Net()
     x = inputs((2, 4, 4), scale=1.5)
-    net.train()
-    net(torch.tensor(x))  # calibrate the activation scales once
+    targets = torch.tensor(np.random.default_rng(5).integers(0, 4, N))
+    optimizer = torch.optim.Adam(net.parameters(), lr=0.01)
+    for _ in range(20):  # quantization-aware training: a few steps through the quantizers
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(net(torch.tensor(x)), targets).backward()
+        optimizer.step()
     net.eval()
     path = tmp_path / 'brevitas.onnx'
     export_qonnx(net, torch.tensor(x[:1]), str(path))
