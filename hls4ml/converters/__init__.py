@@ -110,11 +110,13 @@ def convert_from_onnx_model(
     output_data_tb: str | None = None,
     backend: str = 'Vivado',
     hls_config: dict[str, Any] | None = None,
+    bit_exact: bool | None = None,
     **kwargs: Any,
 ) -> ModelGraph:
     """Convert an ONNX or QONNX model (a `ModelProto`, a qonnx `ModelWrapper` or a file path). The
     qonnx clean-up (shape inference, constant folding) runs here; QONNX quantizers become exact
-    fixed-point types. Layout options as for PyTorch (`hls_config['Model']['ChannelsLastConversion']`)."""
+    fixed-point types, so `bit_exact` (hls4ml 1.x) changes nothing. Layout options as for PyTorch
+    (`hls_config['Model']['ChannelsLastConversion']`)."""
     from hls4ml.converters.onnx import parse_onnx_model
 
     config = _project_config('OnnxModel', model, hls_config, (output_dir, project_name, backend), kwargs)
@@ -173,3 +175,44 @@ def convert_from_config(config: str | Path | dict[str, Any]) -> ModelGraph:
 
         model = keras.models.load_model(model)
     return convert_from_keras_model(model, **keywords)
+
+
+def parse_pytorch_model(model: Any, input_shape: Any, channels_last_conversion: str = 'full') -> Any:
+    """(IR graph, {IR layer: module or node name}) of a PyTorch model, as `convert_from_pytorch_model` builds it."""
+    from hls4ml.converters.pytorch import parse_pytorch_model as parse
+
+    return parse(model, input_shape, channels_last_conversion)
+
+
+def parse_onnx_model(model: Any, channels_last_conversion: str = 'full') -> Any:
+    """(IR graph, {IR layer: node name}) of an ONNX / QONNX model, as `convert_from_onnx_model` builds it."""
+    from hls4ml.converters.onnx import parse_onnx_model as parse
+
+    return parse(model, channels_last_conversion)
+
+
+def parse_keras_model(model: Any) -> Any:
+    """(IR graph, {IR layer: Keras layer name}) of a Keras 3 model, as `convert_from_keras_model` builds it."""
+    from hls4ml.converters.keras import parse_keras_model as parse
+
+    return parse(model)
+
+
+def get_supported_keras_layers() -> list[str]:
+    from hls4ml.converters.keras.handlers import HANDLERS, REMOVED
+
+    return sorted({*HANDLERS, *REMOVED})
+
+
+def get_supported_pytorch_layers() -> list[str]:
+    """torch.nn module classes, then function and tensor-method names."""
+    from hls4ml.converters.pytorch import FUNCTIONS, METHODS, MODULES
+
+    names = {getattr(function, '__name__', str(function)) for function in FUNCTIONS}
+    return sorted(MODULES) + sorted(names | set(METHODS))
+
+
+def get_supported_onnx_layers() -> list[str]:
+    from hls4ml.converters.onnx.parser import HANDLERS
+
+    return sorted(HANDLERS)

@@ -121,3 +121,11 @@ def test_a_yaml_file_that_is_not_a_mapping_is_refused(tmp_path) -> None:
 def test_a_config_without_a_model_is_refused(tmp_path) -> None:
     with pytest.raises(ValueError, match='KerasModel'):
         convert_from_config({'OutputDir': str(tmp_path / 'prj')})
+
+
+def test_supported_layer_lists_name_each_frontend():
+    from hls4ml import converters
+
+    assert {'Dense', 'Conv2D', 'Dropout'} <= set(converters.get_supported_keras_layers())
+    assert {'Linear', 'Conv2d', 'relu', 'flatten', 'view'} <= set(converters.get_supported_pytorch_layers())
+    assert {'Gemm', 'Conv', 'Quant', 'BipolarQuant', 'Trunc'} <= set(converters.get_supported_onnx_layers())
