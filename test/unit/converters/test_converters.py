@@ -129,3 +129,31 @@ def test_supported_layer_lists_name_each_frontend():
     assert {'Dense', 'Conv2D', 'Dropout'} <= set(converters.get_supported_keras_layers())
     assert {'Linear', 'Conv2d', 'relu', 'flatten', 'view'} <= set(converters.get_supported_pytorch_layers())
     assert {'Gemm', 'Conv', 'Quant', 'BipolarQuant', 'Trunc'} <= set(converters.get_supported_onnx_layers())
+
+
+def test_yaml_config_names_an_onnx_file_or_a_saved_pytorch_module(tmp_path):
+    import onnx
+    import torch
+
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU()).eval()
+    torch.save(module, tmp_path / 'mlp.pt')
+    weight, bias = (p.detach().numpy() for p in module[0].parameters())
+    graph = onnx.helper.make_graph(
+        [onnx.helper.make_node('Gemm', ['x', 'w', 'b'], ['h'], transB=1), onnx.helper.make_node('Relu', ['h'], ['y'])],
+        'mlp',
+        [onnx.helper.make_tensor_value_info('x', onnx.TensorProto.FLOAT, ['N', 4])],
+        [onnx.helper.make_tensor_value_info('y', onnx.TensorProto.FLOAT, ['N', 3])],
+        [onnx.numpy_helper.from_array(weight, 'w'), onnx.numpy_helper.from_array(bias, 'b')],
+    )
+    onnx.save(onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid('', 13)]), tmp_path / 'mlp.onnx')
+    common = {'Backend': 'Vitis', 'HLSConfig': {'Model': {'Precision': 'fixed<16,6>'}}}
+    from_torch = {'PytorchModel': str(tmp_path / 'mlp.pt'), 'InputShape': [4], 'OutputDir': str(tmp_path / 'a')}
+    from_onnx = {'OnnxModel': str(tmp_path / 'mlp.onnx'), 'OutputDir': str(tmp_path / 'b')}
+    paths = []
+    for index, settings in enumerate((from_torch, from_onnx)):
+        paths.append(tmp_path / f'config{index}.yml')
+        paths[-1].write_text(yaml.safe_dump({**common, **settings}))
+    models = [convert_from_config(str(path)) for path in paths]
+    assert [[layer.kind for layer in model.get_layers()] for model in models] == [['Input', 'Dense', 'Activation']] * 2
+    assert models[0].graph.layers['layer_0'].source_class == 'Linear'
