@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hls4ml.backends.base import Backend
 from hls4ml.backends.vitis.backend import VitisBackend
 
 PLANNED = ('oneapi', 'catapult', 'quartus', 'vivadoaccelerator', 'libero', 'symbolicexpression')
@@ -11,7 +12,7 @@ _BACKENDS = {
 }
 
 
-def get_backend(name: str) -> VitisBackend:
+def get_backend(name: str) -> Backend:
     if not isinstance(name, str):
         raise ValueError(f'backend must be a name such as "Vitis", got {name!r}')
     key = name.lower()

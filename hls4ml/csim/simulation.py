@@ -34,6 +34,7 @@ class CSimInterface:
     outputs: tuple[Port, ...]
     traces: tuple[Port, ...]  # traced layers, in the order of the bridge's trace buffers
     hashed_dirs: tuple[Path, ...] = ()  # everything else the bridge includes (the firmware folder)
+    defines: tuple[str, ...] = ()  # -D flags: the backend's dialect
 
 
 def _size(shape: tuple[int, ...]) -> int:
@@ -62,6 +63,7 @@ class Simulation:
             interface.include_dirs,
             interface.project_name,
             hashed_dirs=interface.hashed_dirs,
+            defines=interface.defines,
         )
         return cls(interface, library, from_cache)
 

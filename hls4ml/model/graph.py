@@ -107,8 +107,6 @@ class ModelGraph:
         return self._ensure_compiled().trace(x)
 
     def build(self, **kwargs: Any) -> dict[str, Any]:
-        """Run the vendor tool (vitis_hls) on the written project; needs the tool on PATH."""
-        from hls4ml.backends.vitis.build import build_project
-
+        """Run the backend's vendor tool on the written project; needs the tool installed."""
         self.write()
-        return build_project(self, **kwargs)
+        return self.backend.build(self, **kwargs)

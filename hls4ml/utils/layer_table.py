@@ -6,7 +6,8 @@ python -m hls4ml.utils.layer_table > docs/layers.md
 from __future__ import annotations
 
 from hls4ml.backends import get_available_backends
-from hls4ml.backends.vitis.backend import IO_TYPES, SUPPORTED_IO_TYPES
+from hls4ml.backends.base import IO_TYPES
+from hls4ml.backends.vitis.backend import SUPPORTED_IO_TYPES
 from hls4ml.converters.keras.handlers import PRODUCES, REMOVED
 from hls4ml.model.config import STRATEGIES
 from hls4ml.model.layers import LAYER_KINDS

@@ -18,6 +18,7 @@ import jinja2
 import numpy as np
 import yaml
 
+from hls4ml.backends.base import WEIGHTS_TEMPLATE
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.converters.names import CPP_KEYWORDS
 from hls4ml.csim.simulation import CSimInterface
@@ -34,11 +35,13 @@ STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmw
 
 @functools.cache
 def _environment(backend_dir: str) -> jinja2.Environment:
-    """One environment per backend and process; compiled templates are also kept on disk between runs."""
+    """One environment per backend and process: its own folder first (`dialect.j2`, its project files),
+    then templates/ (so `common/...` names the shared templates). Compiled templates are also kept on
+    disk between runs."""
     bytecode = Path(os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml') / 'jinja'
     bytecode.mkdir(parents=True, exist_ok=True)
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES / backend_dir)),
+        loader=jinja2.FileSystemLoader([str(TEMPLATES / backend_dir), str(TEMPLATES)]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
@@ -48,25 +51,25 @@ def _environment(backend_dir: str) -> jinja2.Environment:
 
 def render_project(model: Any, project: ProjectContext) -> dict[str, str]:
     """Relative path -> file content for every generated file."""
-    environment = _environment(model.backend.template_dir)
+    backend = model.backend
+    environment = _environment(backend.template_dir)
     name = project.project_name
-    files = {
-        f'firmware/{name}.cpp': 'firmware/project.cpp.j2',
-        f'firmware/{name}.h': 'firmware/project.h.j2',
-        'firmware/defines.h': 'firmware/defines.h.j2',
-        'firmware/parameters.h': 'firmware/parameters.h.j2',
-        f'{name}_bridge.cpp': 'project_bridge.cpp.j2',
-        f'{name}_test.cpp': 'project_test.cpp.j2',
-        'build_prj.tcl': 'build_prj.tcl.j2',
-        'project.tcl': 'project.tcl.j2',
-        'vivado_synth.tcl': 'vivado_synth.tcl.j2',
+    files = {path.format(name=name): template for path, template in backend.project_files().items()}
+    rendered = {
+        _in_sources(backend, path): environment.get_template(template).render(p=project)
+        for path, template in files.items()
     }
-    rendered = {path: environment.get_template(template).render(p=project) for path, template in files.items()}
-    array_template = environment.get_template('firmware/weights/array.h.j2')
+    array_template = environment.get_template(WEIGHTS_TEMPLATE)
     for array in project.arrays:
-        rendered[f'firmware/weights/{array.name}.h'] = array_template.render(a=array)
+        rendered[_in_sources(backend, f'firmware/weights/{array.name}.h')] = array_template.render(a=array)
     rendered['hls4ml_config.yml'] = _config_yaml(model.config)
     return rendered
+
+
+def _in_sources(backend: Any, path: str) -> str:
+    """Sources (firmware/, the bridge, the testbench) sit in the backend's source folder (oneAPI: src/)."""
+    sources = path.startswith('firmware/') or path.endswith(('_bridge.cpp', '_test.cpp'))
+    return f'{backend.source_dir}/{path}' if backend.source_dir and sources else path
 
 
 MODEL_KEYS = ('KerasModel', 'PytorchModel', 'OnnxModel')
@@ -108,14 +111,15 @@ def write_project(model: Any) -> Path:
     project = lower_project(model)
     rendered = render_project(model, project)
     tb_data = _testbench_data(model.config, project)
-    shutil.rmtree(output_dir / 'firmware' / 'weights', ignore_errors=True)
+    firmware = output_dir / _in_sources(model.backend, 'firmware')
+    shutil.rmtree(firmware / 'weights', ignore_errors=True)
     for relative, content in rendered.items():
         _write_if_changed(output_dir / relative, content)
     for relative, content in tb_data.items():
         _write_if_changed(output_dir / relative, content)
     for source, destination in STATIC_LIBRARIES:
-        shutil.copytree(TEMPLATES / source, output_dir / 'firmware' / destination, dirs_exist_ok=True)
-    model.csim_interface = _interface(output_dir.resolve(), project)
+        shutil.copytree(TEMPLATES / source, firmware / destination, dirs_exist_ok=True)
+    model.csim_interface = _interface(output_dir.resolve(), firmware.resolve(), project, model.backend)
     return output_dir
 
 
@@ -142,27 +146,28 @@ def _testbench_data(config: dict[str, Any], project: ProjectContext) -> dict[str
     return files
 
 
-def include_dirs(output_dir: Path) -> tuple[Path, ...]:
+def include_dirs(firmware: Path) -> tuple[Path, ...]:
     """Our fixed-point headers, or the vendor's when the user points to them (HLS4ML_AP_TYPES or XILINX_HLS)."""
     explicit = os.environ.get('HLS4ML_AP_TYPES')
     if explicit:
         return (Path(explicit),)
     vitis = os.environ.get('XILINX_HLS')
     if vitis and (Path(vitis) / 'include' / 'ap_fixed.h').exists():
-        return (Path(vitis) / 'include', output_dir / 'firmware' / 'ap_types')
-    return (output_dir / 'firmware' / 'ap_types',)
+        return (Path(vitis) / 'include', firmware / 'ap_types')
+    return (firmware / 'ap_types',)
 
 
-def _interface(output_dir: Path, project: ProjectContext) -> CSimInterface:
+def _interface(output_dir: Path, firmware: Path, project: ProjectContext, backend: Any) -> CSimInterface:
     def ports(items: list) -> tuple:
         return tuple((port.layer, port.shape) for port in items)
 
     return CSimInterface(
         project.project_name,
-        output_dir / f'{project.project_name}_bridge.cpp',
-        include_dirs(output_dir),
+        output_dir / _in_sources(backend, f'{project.project_name}_bridge.cpp'),
+        include_dirs(firmware),
         ports(project.inputs),
         ports(project.outputs),
         ports(project.traces),
-        hashed_dirs=(output_dir / 'firmware',),
+        hashed_dirs=(firmware,),
+        defines=backend.csim_defines,
     )

@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-IO_TYPES = ('io_parallel', 'io_stream')
-SUPPORTED_IO_TYPES = ('io_parallel', 'io_stream')
+from hls4ml.backends.base import IO_TYPES, Backend
+
+SUPPORTED_IO_TYPES = IO_TYPES
 
 
 @dataclass(frozen=True)
-class VitisBackend:
-    name: str
-    clock_uncertainty: str
+class VitisBackend(Backend):
     family: str = 'ap'
     template_dir: str = 'vitis'
     default_part: str = 'xcvu13p-flga2577-2-e'
@@ -32,10 +31,7 @@ class VitisBackend:
         **unknown: Any,
     ) -> tuple[dict[str, Any], set[str]]:
         """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""
-        if io_type not in IO_TYPES:
-            raise ValueError(f"io_type must be 'io_parallel' or 'io_stream', got {io_type!r}")
-        if io_type not in SUPPORTED_IO_TYPES:
-            raise ValueError(f"io_type '{io_type}' is not supported yet by this version; use 'io_parallel'")
+        self.check_io_type(io_type)
         if not isinstance(clock_period, (int, float)) or clock_period <= 0:
             raise ValueError(f'clock_period must be a positive number of ns, got {clock_period!r}')
         if tb_output_stream not in ('both', 'stdout', 'file'):
@@ -59,3 +55,17 @@ class VitisBackend:
         elif write_emulation_constants:
             unknown['write_emulation_constants'] = write_emulation_constants
         return config, set(unknown)
+
+    def project_files(self) -> dict[str, str]:
+        return {
+            **super().project_files(),
+            '{name}_test.cpp': 'common/project_test.cpp.j2',
+            'build_prj.tcl': 'build_prj.tcl.j2',
+            'project.tcl': 'project.tcl.j2',
+            'vivado_synth.tcl': 'vivado_synth.tcl.j2',
+        }
+
+    def build(self, model: Any, **kwargs: Any) -> dict[str, Any]:
+        from hls4ml.backends.vitis.build import build_project
+
+        return build_project(model, **kwargs)

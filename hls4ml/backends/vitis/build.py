@@ -9,16 +9,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from hls4ml.backends.base import VendorBuildError, VendorToolNotFound
+
 TOOLS = {'Vitis': ('vitis_hls', 'XILINX_HLS'), 'Vivado': ('vivado_hls', 'XILINX_VIVADO')}
 STEPS = ('reset', 'csim', 'synth', 'cosim', 'export', 'vsynth')
-
-
-class VendorToolNotFound(RuntimeError):
-    """The vendor tool a build needs is not installed or not on PATH."""
-
-
-class VendorBuildError(RuntimeError):
-    """The vendor tool ran and failed; the message carries its error lines."""
 
 
 def find_tool(backend: str) -> str:

@@ -2,7 +2,7 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (Vitis spelling); empty in C-simulation, which must stay warning-free.
+// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
 #ifdef __SYNTHESIS__
 #define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
 #else

@@ -1,0 +1,60 @@
+"""What every backend is: data (type family, defaults, templates, C-simulation defines) plus three
+methods that differ (its configuration keywords, the files it writes, how its vendor tool runs).
+
+The lowering (`backends/common`), the kernel library (`templates/nnet`, one source with a dialect
+per vendor) and the shared templates (`templates/common`) serve every backend. A backend's template
+folder holds only what differs: `dialect.j2` (type headers, stream type, top-level pragmas, the
+testbench entry point) and its own project files (build scripts, CMakeLists, wrappers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+IO_TYPES = ('io_parallel', 'io_stream')
+
+# The files every backend writes from templates/common: output path -> template ({name}: project name)
+COMMON_FILES = {
+    'firmware/{name}.cpp': 'common/firmware/project.cpp.j2',
+    'firmware/{name}.h': 'common/firmware/project.h.j2',
+    'firmware/defines.h': 'common/firmware/defines.h.j2',
+    'firmware/parameters.h': 'common/firmware/parameters.h.j2',
+    '{name}_bridge.cpp': 'common/project_bridge.cpp.j2',
+}
+WEIGHTS_TEMPLATE = 'common/firmware/weights/array.h.j2'
+
+
+class VendorToolNotFound(RuntimeError):
+    """The vendor tool a build needs is not installed or not on PATH."""
+
+
+class VendorBuildError(RuntimeError):
+    """The vendor tool ran and failed; the message carries its error lines."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    family: str  # 'ap' (ap_fixed) or 'ac' (ac_fixed): the fixed-point semantics of every type
+    template_dir: str
+    default_part: str
+    clock_uncertainty: str | None = None
+    source_dir: str = ''  # where the sources sit in the project ('' or 'src'); firmware/ is below it
+    csim_defines: tuple[str, ...] = ()  # g++ -D flags of the C-simulation library (the dialect)
+
+    def check_io_type(self, io_type: str) -> None:
+        if io_type not in IO_TYPES:
+            raise ValueError(f"io_type must be 'io_parallel' or 'io_stream', got {io_type!r}")
+
+    def create_initial_config(self, **kwargs: Any) -> tuple[dict[str, Any], set[str]]:
+        """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""
+        raise NotImplementedError
+
+    def project_files(self) -> dict[str, str]:
+        """Output path (relative to the project, `{name}` = project name) -> template."""
+        return dict(COMMON_FILES)
+
+    def build(self, model: Any, **kwargs: Any) -> dict[str, Any]:
+        """Run the vendor tool on the written project."""
+        raise NotImplementedError
