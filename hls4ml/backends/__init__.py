@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from hls4ml.backends.base import Backend
+from hls4ml.backends.catapult.backend import CatapultBackend
+from hls4ml.backends.oneapi.backend import OneAPIBackend
 from hls4ml.backends.vitis.backend import VitisBackend
 
-PLANNED = ('oneapi', 'catapult', 'quartus', 'vivadoaccelerator', 'libero', 'symbolicexpression')
+PLANNED = ('quartus', 'vivadoaccelerator', 'libero', 'symbolicexpression')
 _BACKENDS = {
     'vitis': VitisBackend('Vitis', clock_uncertainty='27%', emulation_constants=True),
     'vivado': VitisBackend('Vivado', clock_uncertainty='12.5%'),
+    'oneapi': OneAPIBackend('oneAPI', csim_defines=('-DHLS4ML_DIALECT_AC',)),
+    'catapult': CatapultBackend('Catapult', csim_defines=('-DHLS4ML_DIALECT_AC', '-DHLS4ML_STREAM_AC_CHANNEL')),
 }
 
 
@@ -19,8 +23,8 @@ def get_backend(name: str) -> Backend:
     if key in _BACKENDS:
         return _BACKENDS[key]
     if key in PLANNED:
-        raise ValueError(f"backend '{name}' is not supported yet; available: Vitis, Vivado")
-    raise ValueError(f"Unknown backend: '{name}'; available: Vitis, Vivado")
+        raise ValueError(f"backend '{name}' is not supported yet; available: {', '.join(get_available_backends())}")
+    raise ValueError(f"Unknown backend: '{name}'; available: {', '.join(get_available_backends())}")
 
 
 def get_available_backends() -> list[str]:

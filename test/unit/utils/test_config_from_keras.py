@@ -132,7 +132,7 @@ def test_max_precision_reaches_the_inferred_types(model, tmp_path) -> None:
     [
         ({'granularity': 'layer'}, ['granularity', "'layer'"]),
         ({'backend': 'Quartus2'}, ['Unknown backend', 'Quartus2']),
-        ({'backend': 'oneAPI'}, ['oneAPI', 'not supported yet']),
+        ({'backend': 'Quartus'}, ['Quartus', 'not supported yet']),
         ({'default_precision': 'fixed<16'}, ['default_precision', "'fixed<16'"]),
         ({'max_precision': 'fxd<16,6>'}, ['max_precision', "'fxd<16,6>'"]),
     ],
