@@ -42,10 +42,15 @@ class Backend:
     clock_uncertainty: str | None = None
     source_dir: str = ''  # where the sources sit in the project ('' or 'src'); firmware/ is below it
     csim_defines: tuple[str, ...] = ()  # g++ -D flags of the C-simulation library (the dialect)
+    unsupported_io: tuple[tuple[str, str], ...] = ()  # (io_type, why): gaps, shown in docs/layers.md
+    unsupported_kinds: tuple[tuple[str, str], ...] = ()  # (IR kind, why): gaps, shown in docs/layers.md
 
     def check_io_type(self, io_type: str) -> None:
         if io_type not in IO_TYPES:
             raise ValueError(f"io_type must be 'io_parallel' or 'io_stream', got {io_type!r}")
+        why = dict(self.unsupported_io).get(io_type)
+        if why:
+            raise ValueError(f"the {self.name} backend does not support io_type '{io_type}' yet: {why}")
 
     def create_initial_config(self, **kwargs: Any) -> tuple[dict[str, Any], set[str]]:
         """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""

@@ -39,6 +39,7 @@ class ModelGraph:
         self._apply_config(origin or {})
         self.context = PassContext(self.hls_config.default_precision, self.hls_config.maximum, config['IOType'])
         self.applied_passes = run_flow(graph, self.context)
+        self._check_backend_gaps()
         self._simulation: Any = None
 
     def _apply_config(self, origin: dict[str, str]) -> None:
@@ -54,6 +55,14 @@ class ModelGraph:
             layer.attributes['trace'] = settings.trace
             for attribute in LAYER_SETTINGS.get(layer.kind, ()):
                 layer.attributes[attribute] = getattr(settings, attribute)
+
+    def _check_backend_gaps(self) -> None:
+        """Layer kinds the backend does not implement (docs/layers.md lists them), all in one error."""
+        gaps = dict(self.backend.unsupported_kinds)
+        layers = self.graph.layers.values()
+        refused = [f'{layer.describe()}: {gaps[layer.kind]}' for layer in layers if layer.kind in gaps]
+        if refused:
+            raise ValueError(f'the {self.backend.name} backend cannot implement: ' + '; '.join(refused))
 
     # ---- queries (hls4ml 1.x names) --------------------------------------------------------------
     @property

@@ -5,16 +5,41 @@ python -m hls4ml.utils.layer_table > docs/layers.md
 
 from __future__ import annotations
 
-from hls4ml.backends import get_available_backends
+from hls4ml.backends import get_available_backends, get_backend
 from hls4ml.backends.base import IO_TYPES
-from hls4ml.backends.vitis.backend import SUPPORTED_IO_TYPES
 from hls4ml.converters.keras.handlers import PRODUCES, REMOVED
 from hls4ml.model.config import STRATEGIES
 from hls4ml.model.layers import LAYER_KINDS
 
 
 def _io_cells() -> list[str]:
-    return ['yes' if io_type in SUPPORTED_IO_TYPES else 'not yet' for io_type in IO_TYPES]
+    """A Keras layer works in an IO type when at least one backend generates that IO type."""
+    backends = [get_backend(name) for name in get_available_backends()]
+    return ['yes' if any(io not in dict(b.unsupported_io) for b in backends) else 'not yet' for io in IO_TYPES]
+
+
+def _backend_section() -> list[str]:
+    """Layer kinds x backends x IO types: 'yes', or the gap with its reason."""
+    backends = [get_backend(name) for name in get_available_backends()]
+    columns = [f'{backend.name} {io_type}' for backend in backends for io_type in IO_TYPES]
+    lines = [
+        '',
+        '## Layer kinds x backends',
+        '',
+        'Every backend shares the lowering and the kernel library; a cell is a gap when the backend',
+        'does not generate that layer kind or IO type, with the reason. Backend specifics: `docs/backends.md`.',
+        '',
+        f'| kind | {" | ".join(columns)} |',
+        '|---|' + '---|' * len(columns),
+    ]
+    for kind in LAYER_KINDS:
+        cells = []
+        for backend in backends:
+            for io_type in IO_TYPES:
+                why = dict(backend.unsupported_kinds).get(kind) or dict(backend.unsupported_io).get(io_type)
+                cells.append(f'gap: {why}' if why else 'yes')
+        lines.append(f'| {kind} | {" | ".join(cells)} |')
+    return lines
 
 
 def layer_table() -> str:
@@ -39,6 +64,7 @@ def layer_table() -> str:
     for class_name in sorted(REMOVED):
         lines.append(f'| {class_name} | removed at conversion | {" | ".join("yes" for _ in IO_TYPES)} |')
     lines += _framework_sections()
+    lines += _backend_section()
     lines += [
         '',
         '## IR layer kinds',
