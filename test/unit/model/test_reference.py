@@ -178,7 +178,7 @@ def test_softmax_is_a_distribution(implementation: str, input_type: str) -> None
     exp_spec, inv_spec = tables.softmax_tables(
         input_type, SOFTMAX_TABLE, SOFTMAX_TABLE, accum, n_in, 1024, implementation
     )
-    x = quantize(RNG.uniform(-3, 3, size=(60, n_in)), input_type)
+    x = quantize(np.random.default_rng(17).uniform(-3, 3, size=(60, n_in)), input_type)  # its own seed: any order
     kernel = getattr(reference, f'softmax_{implementation}')
     got = kernel(x, exp_spec, inv_spec, accum, 'ufixed<18,0,RND,SAT>').value
     expected = np.exp(x.value - x.value.max(axis=1, keepdims=True))
