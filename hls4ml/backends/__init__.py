@@ -11,7 +11,7 @@ PLANNED = ('quartus', 'vivadoaccelerator', 'libero', 'symbolicexpression')
 _BACKENDS = {
     'vitis': VitisBackend('Vitis', clock_uncertainty='27%', emulation_constants=True),
     'vivado': VitisBackend('Vivado', clock_uncertainty='12.5%'),
-    'oneapi': OneAPIBackend('oneAPI', csim_defines=('-DHLS4ML_DIALECT_AC',)),
+    'oneapi': OneAPIBackend('oneAPI', csim_defines=('-DHLS4ML_DIALECT_ONEAPI',)),
     'catapult': CatapultBackend('Catapult', csim_defines=('-DHLS4ML_DIALECT_AC', '-DHLS4ML_STREAM_AC_CHANNEL')),
 }
 

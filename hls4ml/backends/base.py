@@ -44,6 +44,7 @@ class Backend:
     csim_defines: tuple[str, ...] = ()  # g++ -D flags of the C-simulation library (the dialect)
     unsupported_io: tuple[tuple[str, str], ...] = ()  # (io_type, why): gaps, shown in docs/layers.md
     unsupported_kinds: tuple[tuple[str, str], ...] = ()  # (IR kind, why): gaps, shown in docs/layers.md
+    partial_io: tuple[tuple[str, str], ...] = ()  # (io_type, what is missing): generated, C-simulated, not complete
 
     def check_io_type(self, io_type: str) -> None:
         if io_type not in IO_TYPES:
@@ -51,6 +52,25 @@ class Backend:
         why = dict(self.unsupported_io).get(io_type)
         if why:
             raise ValueError(f"the {self.name} backend does not support io_type '{io_type}' yet: {why}")
+
+    @staticmethod
+    def check_clock_period(clock_period: Any) -> None:
+        if isinstance(clock_period, bool) or not isinstance(clock_period, (int, float)) or clock_period <= 0:
+            raise ValueError(f'clock_period must be a positive number of ns, got {clock_period!r}')
+
+    @staticmethod
+    def writer_config(
+        namespace: str | None, write_weights_txt: bool, write_tar: bool, tb_output_stream: str
+    ) -> dict[str, Any]:
+        """The WriterConfig keys of the backends that write weights files and a file-reading testbench."""
+        if tb_output_stream not in ('both', 'stdout', 'file'):
+            raise ValueError(f"tb_output_stream must be 'both', 'stdout' or 'file', got {tb_output_stream!r}")
+        return {
+            'Namespace': namespace,
+            'WriteWeightsTxt': write_weights_txt,
+            'WriteTar': write_tar,
+            'TBOutputStream': tb_output_stream,
+        }
 
     def create_initial_config(self, **kwargs: Any) -> tuple[dict[str, Any], set[str]]:
         """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""

@@ -12,6 +12,7 @@ from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, Tensor, format_graph
 from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.passes import PassContext
+from hls4ml.model.types import IntegerPrecisionType
 from hls4ml.model.verify import verify
 
 CONV_SETTINGS = ('reuse_factor', 'strategy', 'parallelization_factor')
@@ -57,12 +58,31 @@ class ModelGraph:
                 layer.attributes[attribute] = getattr(settings, attribute)
 
     def _check_backend_gaps(self) -> None:
-        """Layer kinds the backend does not implement (docs/layers.md lists them), all in one error."""
+        """Layer kinds the backend does not implement (docs/layers.md lists them) and, in the ac family,
+        integer results of fixed-point values (docs/backends.md), all in one error."""
         gaps = dict(self.backend.unsupported_kinds)
         layers = self.graph.layers.values()
         refused = [f'{layer.describe()}: {gaps[layer.kind]}' for layer in layers if layer.kind in gaps]
+        if self.backend.family == 'ac':
+            refused += [problem for layer in layers for problem in self._ac_integer_result(layer)]
         if refused:
             raise ValueError(f'the {self.backend.name} backend cannot implement: ' + '; '.join(refused))
+
+    def _ac_integer_result(self, layer: Layer) -> list[str]:
+        """ac_int cannot be assigned an ac_fixed (Algorithmic C asks for to_ac_int()): an integer
+        result type needs integer operands; fixed<W,W> holds the same values and floors like ac_int."""
+        result = layer.types.get('result')
+        if layer.kind == 'Input' or not isinstance(result, IntegerPrecisionType):
+            return []
+        operands = [self.graph.input_type(layer, index) for index in range(len(layer.inputs))]
+        operands += [layer.types[var] for var in ('accum', 'weight', 'bias', 'scale', 'param') if var in layer.types]
+        if all(isinstance(operand, IntegerPrecisionType) for operand in operands):
+            return []
+        return [
+            f'{layer.describe()}: the result type {result} is an integer type, which ac_fixed values cannot be '
+            f"written into with the {self.backend.name} backend; use 'fixed<{result.width},{result.width}>' "
+            '(the same values, floored as ac_int does)'
+        ]
 
     # ---- queries (hls4ml 1.x names) --------------------------------------------------------------
     @property

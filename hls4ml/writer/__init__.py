@@ -68,7 +68,7 @@ def render_project(model: Any, project: ProjectContext) -> dict[str, str]:
 
 def _in_sources(backend: Any, path: str) -> str:
     """Sources (firmware/, the bridge, the testbench) sit in the backend's source folder (oneAPI: src/)."""
-    sources = path.startswith('firmware/') or path.endswith(('_bridge.cpp', '_test.cpp'))
+    sources = path.startswith('firmware') or path.endswith(('_bridge.cpp', '_test.cpp'))
     return f'{backend.source_dir}/{path}' if backend.source_dir and sources else path
 
 

@@ -48,8 +48,11 @@ class ProjectContext:
     family: str
     part: str
     clock_period: float
-    clock_uncertainty: str
+    clock_uncertainty: str | None  # Vitis / Vivado only
     io_type: str
+    hyperopt_handshake: bool = False  # oneAPI only: False asks the compiler to optimise for latency
+    settings: dict[str, Any] = field(default_factory=dict)  # the top-level config (e.g. Catapult's Technology)
+    defines: tuple[str, ...] = ()  # the dialect's -D flags (backend.csim_defines), for vendor builds too
     pipeline_style: str = 'pipeline'  # of the top function: 'pipeline' (II below) or 'dataflow'
     pipeline_interval: int = 1
     typedefs: list[tuple[str, str]] = field(default_factory=list)  # (name, C++ type)
@@ -87,10 +90,13 @@ def lower_project(model: Any) -> ProjectContext:
         model.project_name,
         model.backend.name,
         family,
-        config['Part'],
+        config.get('Part', ''),
         config['ClockPeriod'],
-        config['ClockUncertainty'],
+        config.get('ClockUncertainty'),
         config['IOType'],
+        hyperopt_handshake=config.get('HyperoptHandshake', False),
+        settings=config,
+        defines=model.backend.csim_defines,
     )
     for layer in graph.layers.values():
         for var, precision in layer.types.items():

@@ -32,16 +32,8 @@ class VitisBackend(Backend):
     ) -> tuple[dict[str, Any], set[str]]:
         """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""
         self.check_io_type(io_type)
-        if not isinstance(clock_period, (int, float)) or clock_period <= 0:
-            raise ValueError(f'clock_period must be a positive number of ns, got {clock_period!r}')
-        if tb_output_stream not in ('both', 'stdout', 'file'):
-            raise ValueError(f"tb_output_stream must be 'both', 'stdout' or 'file', got {tb_output_stream!r}")
-        writer: dict[str, Any] = {
-            'Namespace': namespace,
-            'WriteWeightsTxt': write_weights_txt,
-            'WriteTar': write_tar,
-            'TBOutputStream': tb_output_stream,
-        }
+        self.check_clock_period(clock_period)
+        writer = self.writer_config(namespace, write_weights_txt, write_tar, tb_output_stream)
         config = {
             'Part': part or self.default_part,
             'ClockPeriod': clock_period,

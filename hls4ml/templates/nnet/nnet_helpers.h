@@ -32,20 +32,21 @@ template <class T, unsigned N> void trace_output(const T data[N], double *buffer
     convert_data_back<T, double, N>(data, buffer);
 }
 
-// io_stream: the values src[0 .. n_elements * T::size) written into `stream` as n_elements elements.
-template <class T, unsigned n_elements> void write_stream(const double *src, hls::stream<T> &stream) {
+// io_stream: the values src[0 .. n_elements * T::size) written into `fifo` as n_elements elements
+// (nnet::stream: hls::stream or ac_channel, by dialect).
+template <class T, unsigned n_elements> void write_stream(const double *src, stream<T> &fifo) {
     for (unsigned e = 0; e < n_elements; e++) {
         T element;
         for (unsigned j = 0; j < T::size; j++)
             element[j] = src[e * T::size + j];
-        stream.write(element);
+        fifo.write(element);
     }
 }
 
-// io_stream: n_elements elements read from `stream` into dst as doubles.
-template <class T, unsigned n_elements> void read_stream(hls::stream<T> &stream, double *dst) {
+// io_stream: n_elements elements read from `fifo` into dst as doubles.
+template <class T, unsigned n_elements> void read_stream(stream<T> &fifo, double *dst) {
     for (unsigned e = 0; e < n_elements; e++) {
-        const T element = stream.read();
+        const T element = fifo.read();
         for (unsigned j = 0; j < T::size; j++)
             dst[e * T::size + j] = element[j].to_double();
     }
@@ -53,14 +54,14 @@ template <class T, unsigned n_elements> void read_stream(hls::stream<T> &stream,
 
 // The io_stream trace hook: copies the stream's elements into `buffer` and puts them back, so the next
 // layer still reads them (C-simulation runs the layers one after the other).
-template <class T, unsigned n_elements> void trace_stream(hls::stream<T> &stream, double *buffer) {
+template <class T, unsigned n_elements> void trace_stream(stream<T> &fifo, double *buffer) {
     if (buffer == nullptr)
         return;
     for (unsigned e = 0; e < n_elements; e++) {
-        const T element = stream.read();
+        const T element = fifo.read();
         for (unsigned j = 0; j < T::size; j++)
             buffer[e * T::size + j] = element[j].to_double();
-        stream.write(element);
+        fifo.write(element);
     }
 }
 

@@ -8,7 +8,9 @@
 #ifndef NNET_STREAM_H_
 #define NNET_STREAM_H_
 
+#ifndef HLS4ML_STREAM_AC_CHANNEL
 #include "hls_stream.h" // before the dialect, which then declares the nnet::stream alias
+#endif
 #include "nnet_types.h"
 
 namespace nnet {

@@ -4,9 +4,9 @@
 // The struct is a plain aggregate (copyable, brace-initializable) and carries no pragmas: the
 // kernels partition the arrays they declare themselves.
 //
-// `nnet::stream<T>`, the alias of hls::stream, comes from the dialect (nnet_common.h), which
-// declares it whenever hls_stream.h is on the include path (the vendor's, or ours from
-// templates/stream/); the io_stream kernel headers include hls_stream.h themselves.
+// `nnet::stream<T>` comes from the dialect (nnet_common.h): ac_channel with -DHLS4ML_STREAM_AC_CHANNEL
+// (Catapult), else hls::stream whenever hls_stream.h is on the include path (the vendor's, or ours
+// from templates/stream/); the io_stream kernel headers include hls_stream.h themselves.
 #ifndef NNET_TYPES_H_
 #define NNET_TYPES_H_
 

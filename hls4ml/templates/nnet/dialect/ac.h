@@ -20,19 +20,9 @@
 #define NNET_PRAGMA(text) _Pragma(#text)
 #define NNET_PIPELINE(ii) NNET_PRAGMA(hls_pipeline_init_interval ii)
 #define NNET_UNROLL NNET_PRAGMA(hls_unroll yes)
-#else
-#define NNET_PIPELINE(ii)
-#define NNET_UNROLL
 #endif
 
-#define NNET_INLINE
-#define NNET_INLINE_OFF
-#define NNET_ARRAY_PARTITION_COMPLETE(var)
-#define NNET_ARRAY_RESHAPE_BLOCK(var, f)
-#define NNET_ARRAY_RESHAPE_CYCLIC(var, f)
-#define NNET_ALLOCATION_MUL(count) (void)(count); // keeps a local limit "used" for -Wunused
-#define NNET_DATAFLOW
-#define NNET_STREAM_DEPTH(var, depth)
-#define NNET_INTERFACE_AXIS(port)
+// every other directive (and, in C-simulation, these two): empty
+#include "defaults.h"
 
 #endif

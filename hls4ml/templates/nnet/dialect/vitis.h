@@ -41,19 +41,9 @@
 #define NNET_DATAFLOW NNET_PRAGMA(HLS DATAFLOW)
 #define NNET_STREAM_DEPTH(var, depth) NNET_PRAGMA(HLS STREAM variable=var depth=depth)
 #define NNET_INTERFACE_AXIS(port) NNET_PRAGMA(HLS INTERFACE axis port=port)
-#else
-#define NNET_PIPELINE(ii)
-#define NNET_INLINE
-#define NNET_INLINE_OFF
-#define NNET_ARRAY_PARTITION_COMPLETE(var)
-#define NNET_ARRAY_RESHAPE_BLOCK(var, f)
-#define NNET_ARRAY_RESHAPE_CYCLIC(var, f)
-#define NNET_ALLOCATION_MUL(count) (void)(count); // keeps a local limit "used" for -Wunused
-#define NNET_DATAFLOW
-#define NNET_STREAM_DEPTH(var, depth)
-#define NNET_INTERFACE_AXIS(port)
 #endif
 
-#define NNET_UNROLL
+// NNET_UNROLL and, in C-simulation, every other directive: empty
+#include "defaults.h"
 
 #endif
