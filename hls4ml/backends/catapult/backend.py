@@ -1,10 +1,24 @@
-"""The Siemens Catapult backend (being written)."""
+"""The Siemens Catapult backend: ac_fixed types and ac_channel streams over the shared model core, a
+Catapult Tcl build for an FPGA part or an ASIC library, and an SCVerify testbench."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any
 
 from hls4ml.backends.base import Backend
+
+TECHNOLOGIES = ('fpga', 'asic')
+TCL_WORD = re.compile(r'^[A-Za-z0-9_.+-]+$')  # a part or library name: one word that Tcl does not expand
+
+
+def asic_libraries(asiclibs: str | list[str] | tuple[str, ...]) -> str:
+    """The ASIC libraries as hls4ml stores them: one string, the names separated by spaces."""
+    names = asiclibs.split() if isinstance(asiclibs, str) else list(asiclibs)
+    if not names or not all(isinstance(name, str) and TCL_WORD.match(name) for name in names):
+        raise ValueError(f'asiclibs must name one or more Catapult libraries (e.g. "nangate-45nm"), got {asiclibs!r}')
+    return ' '.join(names)
 
 
 @dataclass(frozen=True)
@@ -12,3 +26,57 @@ class CatapultBackend(Backend):
     family: str = 'ac'
     template_dir: str = 'catapult'
     default_part: str = 'xcku115-flvb2104-2-i'
+
+    def create_initial_config(
+        self,
+        tech: str = 'fpga',
+        part: str | None = None,
+        asiclibs: str | list[str] = 'nangate-45nm',
+        fifo: int | None = None,
+        clock_period: float = 5,
+        io_type: str = 'io_parallel',
+        namespace: str | None = None,
+        write_weights_txt: bool = True,
+        write_tar: bool = False,
+        tb_output_stream: str = 'both',
+        **unknown: Any,
+    ) -> tuple[dict[str, Any], set[str]]:
+        """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names.
+
+        `tech='fpga'` targets a Xilinx `part`; `tech='asic'` the Catapult libraries `asiclibs`. `fifo`
+        is the default depth of the FIFOs Catapult builds for channels (None: Catapult's default)."""
+        self.check_io_type(io_type)
+        self.check_clock_period(clock_period)
+        if tech not in TECHNOLOGIES:
+            raise ValueError(f"tech must be 'fpga' or 'asic', got {tech!r}")
+        if fifo is not None and (isinstance(fifo, bool) or not isinstance(fifo, int) or fifo < 0):
+            raise ValueError(f'fifo must be None or a FIFO depth (a non-negative integer), got {fifo!r}')
+        config: dict[str, Any] = {'Technology': tech}
+        if tech == 'fpga':
+            config['Part'] = part or self.default_part
+            if not isinstance(config['Part'], str) or not TCL_WORD.match(config['Part']):
+                raise ValueError(f'part must be a Xilinx part name such as {self.default_part!r}, got {part!r}')
+        elif part is not None:
+            raise ValueError("part applies to tech='fpga'; an ASIC build takes its libraries from asiclibs")
+        else:
+            config['ASICLibs'] = asic_libraries(asiclibs)
+        config.update(
+            ClockPeriod=clock_period,
+            FIFO=fifo,
+            IOType=io_type,
+            HLSConfig={},
+            WriterConfig=self.writer_config(namespace, write_weights_txt, write_tar, tb_output_stream),
+        )
+        return config, set(unknown)
+
+    def project_files(self) -> dict[str, str]:
+        return {
+            **super().project_files(),
+            '{name}_test.cpp': 'common/project_test.cpp.j2',
+            'build_prj.tcl': 'build_prj.tcl.j2',
+        }
+
+    def build(self, model: Any, **kwargs: Any) -> dict[str, Any]:
+        from hls4ml.backends.catapult.build import build_project
+
+        return build_project(model, **kwargs)
