@@ -1,0 +1,62 @@
+"""`build()`: configure the written CMake project with the oneAPI compiler and make one target."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import warnings
+from pathlib import Path
+from typing import Any
+
+from hls4ml.backends.oneapi.backend import BUILD_TYPES, TOOLKIT
+from hls4ml.backends.tool import require_executable, run_tool
+
+RUNNABLE = ('fpga_emu', 'fpga_sim', 'fpga')  # the targets that are testbench binaries
+VERSION = re.compile(r'\b(20\d\d)\.(\d+)')
+
+
+def compiler_version(compiler: str) -> tuple[int, int] | None:
+    """(year, release) from `icpx --version`, or None when it does not say."""
+    output = subprocess.run([compiler, '--version'], capture_output=True, text=True, check=False).stdout
+    found = VERSION.search(output)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def check_version(version: tuple[int, int] | None) -> None:
+    """Warn when the compiler is not one of the versions with FPGA support."""
+    if version is None:
+        warnings.warn(f'could not read the {TOOLKIT.compiler} version; FPGA builds need 2024.1 to 2025.0', stacklevel=3)
+    elif not TOOLKIT.oldest <= version <= TOOLKIT.newest:
+        found, oldest, newest = ('.'.join(map(str, v)) for v in (version, TOOLKIT.oldest, TOOLKIT.newest))
+        warnings.warn(
+            f'{TOOLKIT.compiler} {found} is outside {oldest} to {newest}, the releases with FPGA support '
+            '(the FPGA support package ends with 2025.0); the build may fail',
+            stacklevel=3,
+        )
+
+
+def build_project(model: Any, build_type: str = 'fpga_emu', run: bool = False) -> dict[str, Any]:
+    """`cmake ..` and `make <build_type>` in the project's build/ folder, then (with `run`) the testbench
+    binary from the project folder. Returns {'ReturnCode', 'BuildDir', 'Log', and 'RunLog' when run}."""
+    if build_type not in BUILD_TYPES:
+        raise ValueError(f'build_type must be one of {", ".join(BUILD_TYPES)}, got {build_type!r}')
+    check_version(compiler_version(require_executable('oneAPI', TOOLKIT.compiler, ('PATH',), TOOLKIT.advice)))
+    if model.config['IOType'] == 'io_stream' and build_type != 'lib':
+        warnings.warn(
+            "io_stream: the kernel keeps the layers' nnet::stream objects, our C++ FIFO model, which SYCL "
+            'device code is not expected to accept (see docs/backends.md, oneAPI); io_parallel is the device flow',
+            stacklevel=3,
+        )
+    cmake = require_executable('oneAPI', 'cmake', ('PATH',), 'install CMake 3.16 or newer.')
+    make = require_executable('oneAPI', 'make', ('PATH',), 'install make.')
+    project = Path(model.output_dir).resolve()
+    build = project / 'build'
+    build.mkdir(exist_ok=True)
+    run_tool([cmake, '..'], build, 'cmake.log')
+    log = run_tool([make, build_type], build, f'make_{build_type}.log')
+    result: dict[str, Any] = {'ReturnCode': 0, 'BuildDir': str(build), 'Log': str(log)}
+    if run and build_type in RUNNABLE:
+        (project / 'tb_data').mkdir(exist_ok=True)
+        binary = build / f'{model.project_name}.{build_type}'
+        result['RunLog'] = str(run_tool([str(binary)], project, f'{build_type}.log'))
+    return result
