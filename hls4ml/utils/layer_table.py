@@ -27,7 +27,8 @@ def _backend_section() -> list[str]:
         '## Layer kinds x backends',
         '',
         'Every backend shares the lowering and the kernel library; a cell is a gap when the backend',
-        'does not generate that layer kind or IO type, with the reason. Backend specifics: `docs/backends.md`.',
+        'does not generate that layer kind or IO type, with the reason, and partial when it is generated',
+        'and C-simulated but something of the vendor flow is missing. Backend specifics: `docs/backends.md`.',
         '',
         f'| kind | {" | ".join(columns)} |',
         '|---|' + '---|' * len(columns),
@@ -37,7 +38,8 @@ def _backend_section() -> list[str]:
         for backend in backends:
             for io_type in IO_TYPES:
                 why = dict(backend.unsupported_kinds).get(kind) or dict(backend.unsupported_io).get(io_type)
-                cells.append(f'gap: {why}' if why else 'yes')
+                partial = dict(backend.partial_io).get(io_type)
+                cells.append(f'gap: {why}' if why else f'partial: {partial}' if partial else 'yes')
         lines.append(f'| {kind} | {" | ".join(cells)} |')
     return lines
 
