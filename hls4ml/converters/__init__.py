@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from hls4ml.converters.som import config_from_minisom, convert_from_minisom  # noqa: F401
 from hls4ml.model.graph import ModelGraph
 from hls4ml.utils.config import create_config
 

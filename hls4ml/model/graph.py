@@ -25,6 +25,7 @@ LAYER_SETTINGS = {
     'Activation': ('table_size',),
     'ParametrizedActivation': ('table_size',),
     'Softmax': ('table_size', 'implementation', 'skip'),
+    'SOM': ('reuse_factor',),
 }
 
 

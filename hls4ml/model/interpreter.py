@@ -82,6 +82,17 @@ def _softmax(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArr
     return kernel(x, tables['exp_'], tables['inv_'], layer.types['accum'], result)
 
 
+def _topk(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    attributes = layer.attributes
+    return reference.topk(x, attributes['k'], attributes['output'], layer.types['result'], attributes['magnitude'])
+
+
+def _som(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    codebook = quantize(layer.weights['codebook'], layer.types['codebook'], family)
+    labels = _weights(layer, 'labels', 'label', family) if 'labels' in layer.weights else None
+    return reference.som(x, codebook, labels, layer.attributes, layer.types['accum'], layer.types['result'])
+
+
 KERNELS: dict[str, Kernel] = {
     **SPATIAL_KERNELS,
     **dict.fromkeys(MOVE_KINDS, move),
@@ -92,6 +103,8 @@ KERNELS: dict[str, Kernel] = {
     'PReLU': _prelu,
     'HardActivation': _hard_activation,
     'Softmax': _softmax,
+    'SOM': _som,
+    'TopK': _topk,
 }
 
 

@@ -33,6 +33,10 @@ PARAMETRIZED_ACTIVATIONS = ('leaky_relu', 'thresholded_relu', 'elu')
 SOFTMAX_IMPLEMENTATIONS = ('stable', 'latency', 'argmax')
 MERGE_OPERATIONS = ('add', 'subtract', 'multiply', 'average', 'maximum', 'minimum')
 POOL_OPERATIONS = ('max', 'average')
+SOM_DISTANCES = ('squared_euclidean', 'manhattan', 'chebyshev', 'cosine')
+SOM_OUTPUTS = ('index', 'coordinates', 'one_hot', 'distances', 'label')
+# hard top-k: what the one output tensor holds (docs/topk.md); 'masked' is x where selected, 0 elsewhere
+TOPK_OUTPUTS = ('values', 'indices', 'mask', 'masked')
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,17 @@ LAYER_KINDS: dict[str, LayerKind] = {
             # sum is kept in accum and indexes inv_table exactly (see docs/kernels.md)
             ignored_precisions=('table', 'inv_inp'),
         ),
+        # self-organizing map: best-matching unit of a codebook (docs/som.md)
+        LayerKind(
+            'SOM',
+            {'result': 'auto', 'accum': 'auto', 'codebook': 'auto', 'label': 'auto'},
+            ('codebook', 'labels'),
+            (*COMMON_KEYS, 'ReuseFactor'),
+            rules.som_shape,
+            rules.som_weights,
+        ),
+        # selection (n_in, k, output: TOPK_OUTPUTS, magnitude: rank by |x|; ties: the lower index wins)
+        LayerKind('TopK', RESULT_ONLY, (), COMMON_KEYS, rules.topk_shape),
     )
 }
 

@@ -115,6 +115,16 @@ def dot_shape(layer: Layer, inputs: list[Shape]) -> Shape:
     return (1,)
 
 
+def topk_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """(k,) values or indices, or (n_in,) mask / masked values, of a vector of n_in values."""
+    n_in, k = layer.attributes['n_in'], layer.attributes['k']
+    if len(inputs[0]) != 1 or inputs[0][0] != n_in:
+        raise _fail(layer, f'top-k takes a vector of {n_in} values, got shape {inputs[0]}')
+    if not 1 <= k <= n_in:
+        raise _fail(layer, f'k={k} must be between 1 and n_in={n_in}')
+    return (k,) if layer.attributes['output'] in ('values', 'indices') else (n_in,)
+
+
 def _size(shape: Shape) -> int:
     size = 1
     for dim in shape:
@@ -150,3 +160,26 @@ def conv_weights(rank: int, depthwise: bool = False):
         return {'weight': (*window, *last), 'bias': (attributes['n_filt'],)}
 
     return rule
+
+
+def som_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """(1,) for a BMU index or label, (2,) for its grid coordinates, (n_units,) for one-hot or distances."""
+    attributes = layer.attributes
+    rows, cols = attributes['grid']
+    if inputs[0] != (attributes['n_in'],):
+        raise _fail(
+            layer, f'input shape {inputs[0]} does not match the codebook, which expects ({attributes["n_in"]},)'
+        )
+    if rows * cols != attributes['n_units']:
+        raise _fail(layer, f'grid {rows}x{cols} does not hold {attributes["n_units"]} units')
+    sizes = {'index': 1, 'label': 1, 'coordinates': 2, 'one_hot': attributes['n_units']}
+    return (sizes.get(attributes['output'], attributes['n_units']),)
+
+
+def som_weights(layer: Layer) -> dict[str, Shape]:
+    """The codebook (n_units, n_in), row-major over the grid, and with output 'label' one label per unit."""
+    attributes = layer.attributes
+    shapes: dict[str, Shape] = {'codebook': (attributes['n_units'], attributes['n_in'])}
+    if attributes['output'] == 'label':
+        shapes['labels'] = (attributes['n_units'],)
+    return shapes

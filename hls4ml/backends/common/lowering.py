@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from hls4ml.backends.common.lowering_spatial import SPATIAL_LOWERINGS
 from hls4ml.backends.common.lowering_structure import STRUCTURE_LOWERINGS
 from hls4ml.backends.common.records import LayerImpl, const_array
@@ -172,6 +174,44 @@ def lower_softmax_layer(layer: Layer, context: LoweringContext) -> LayerImpl:
     return lower_softmax(layer, context, impl)
 
 
+def lower_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = context.start(layer, 'nnet_topk.h', 'nnet::topk_config', 'nnet::topk')
+    attributes = layer.attributes
+    impl.statics += [
+        ('unsigned', 'k', str(attributes['k'])),
+        ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
+        ('unsigned', 'output', f'nnet::topk_{attributes["output"]}'),
+        ('bool', 'magnitude', 'true' if attributes['magnitude'] else 'false'),
+        ('unsigned', 'io_type', context.io_type),
+    ]
+    return impl
+
+
+def lower_som(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """Codebook and labels as constant arrays; without output 'label' the labels are zeros (unused)."""
+    impl = context.start(layer, 'nnet_som.h', 'nnet::som_config', 'nnet::som')
+    attributes = layer.attributes
+    impl.statics += [
+        ('unsigned', 'n_units', str(attributes['n_units'])),
+        ('unsigned', 'n_cols', str(attributes['grid'][1])),
+        ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
+        ('unsigned', 'distance', f'nnet::som_{attributes["distance"]}'),
+        ('unsigned', 'output', f'nnet::som_{attributes["output"]}'),
+        ('unsigned', 'io_type', context.io_type),
+        ('unsigned', 'reuse_factor', str(attributes.get('reuse_factor', 1))),
+    ]
+    impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in ('accum', 'codebook', 'label')]
+    impl.arguments.append(context.array(impl, layer, 'w', 'codebook', 'codebook'))
+    labels = layer.weights.get('labels', np.zeros(attributes['n_units']))
+    label_type = layer.types['label']
+    assert isinstance(label_type, FixedPrecisionType)
+    name = f'l{context.index[layer.name]}'
+    where = f"{layer.describe()}, weights 'labels'"
+    impl.arrays.append(const_array(name, context.type_name(layer, 'label'), labels, label_type, context.family, where))
+    impl.arguments.append(name)
+    return impl
+
+
 LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
     **SPATIAL_LOWERINGS,
     **STRUCTURE_LOWERINGS,
@@ -182,4 +222,6 @@ LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
     'PReLU': lower_prelu,
     'HardActivation': lower_hard_activation,
     'Softmax': lower_softmax_layer,
+    'SOM': lower_som,
+    'TopK': lower_topk,
 }

@@ -231,6 +231,72 @@ def _dot(graph: Graph, layer: Layer, context: PassContext) -> None:
     )
 
 
+def _topk(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """Selected values keep the input type; indices an unsigned integer type holding n_in - 1; mask 0/1."""
+    if not _auto(layer.types['result']):
+        return
+    output = layer.attributes['output']
+    if output == 'indices':
+        layer.types['result'] = _unsigned_integer(layer.attributes['n_in'] - 1)
+    elif output == 'mask':
+        layer.types['result'] = _unsigned_integer(1)
+    else:
+        _copy_input(graph, layer, context)
+
+
+def _unsigned_integer(largest: int) -> FixedPrecisionType:
+    """ufixed<W,W> holding 0 .. largest: an integer type both families write integers into."""
+    width = max(int(largest).bit_length(), 1)
+    return FixedPrecisionType(width, width, False)
+
+
+def _som_bound(x: FixedPrecisionType, codebook: np.ndarray, distance: str) -> tuple[float, bool]:
+    """The largest |distance| any input of type x reaches, and whether it can be negative."""
+    if distance == 'cosine':
+        return float(np.abs(codebook).sum(axis=1).max(initial=0.0)) * _magnitude(x), True
+    reach = np.maximum(np.abs(x.min - codebook), np.abs(x.max - codebook))  # the largest |x_j - w_nj|
+    if distance == 'squared_euclidean':
+        return float((reach**2).sum(axis=1).max(initial=0.0)), False
+    if distance == 'manhattan':
+        return float(reach.sum(axis=1).max(initial=0.0)), False
+    return float(reach.max(initial=0.0)), False
+
+
+def _som_accum(source: FixedPrecisionType, codebook: FixedPrecisionType, layer: Layer, context: PassContext) -> None:
+    distance = layer.attributes['distance']
+    bound, signed = _som_bound(source, _quantized(layer, 'codebook'), distance)
+    fraction = max(source.fractional, codebook.fractional)
+    if distance == 'squared_euclidean':
+        fraction *= 2
+    elif distance == 'cosine':
+        fraction = source.fractional + codebook.fractional
+    layer.types['accum'] = _sum_type(fraction, bound, signed, context)
+
+
+def _som(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """Exact distances (A.6 of the SOM spec) from the quantized codebook and the input range; the
+    result holds the BMU index, its grid coordinates, 0/1, the distances or the label exactly."""
+    _fit_weights(layer, ('codebook',), context)
+    attributes, types = layer.attributes, layer.types
+    if _auto(types['label']):
+        labels = layer.weights.get('labels', np.zeros(1))
+        types['label'] = _unsigned_integer(int(labels.max(initial=0)))
+    source, codebook = _input_fixed(graph, layer, context), types['codebook']
+    if _auto(types['accum']) and isinstance(source, FixedPrecisionType) and isinstance(codebook, FixedPrecisionType):
+        _som_accum(source, codebook, layer, context)
+    if not _auto(types['result']):
+        return
+    rows, cols = attributes['grid']
+    results = {
+        'index': _unsigned_integer(attributes['n_units'] - 1),
+        'coordinates': _unsigned_integer(max(rows, cols) - 1),
+        'one_hot': _unsigned_integer(1),
+        'label': types['label'],
+        'distances': types['accum'],
+    }
+    types['result'] = results[attributes['output']]
+
+
 RULES = {
     'Dense': _dense,
     'Conv1D': _dense,
@@ -257,4 +323,6 @@ RULES = {
     'ParametrizedActivation': _parametrized,
     'PReLU': _prelu,
     'HardActivation': _hard_activation,
+    'SOM': _som,
+    'TopK': _topk,
 }

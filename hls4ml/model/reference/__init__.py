@@ -22,7 +22,9 @@ from hls4ml.model.reference.conv import conv1d, conv2d, depthwise_conv1d, depthw
 from hls4ml.model.reference.dense import dense
 from hls4ml.model.reference.pooling import global_pooling1d, global_pooling2d, pooling1d, pooling2d
 from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, softmax_stable
+from hls4ml.model.reference.som import som
 from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh
+from hls4ml.model.reference.topk import topk
 
 __all__ = [
     'bipolar',
@@ -48,7 +50,9 @@ __all__ = [
     'softmax_latency',
     'softmax_stable',
     'softplus',
+    'som',
     'softsign',
     'tanh',
     'thresholded_relu',
+    'topk',
 ]

@@ -1,0 +1,27 @@
+// SOM layer for io_stream: one element holding the whole input vector in, one element out.
+//
+// The vector goes through the io_parallel nnet::som (nnet_som.h) unchanged: same config struct,
+// same codebook layout, same bits.
+#ifndef NNET_SOM_STREAM_H_
+#define NNET_SOM_STREAM_H_
+
+#include "nnet_som.h"
+#include "nnet_stream.h"
+
+namespace nnet {
+
+template <class data_T, class res_T, typename CONFIG_T>
+void som(stream<data_T> &data, stream<res_T> &res,
+         const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+         const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
+    static_assert(data_T::size == CONFIG_T::n_in, "som stream: the input element must hold the n_in values");
+    static_assert(res_T::size == CONFIG_T::n_out, "som stream: the result element must hold the n_out values");
+    const data_T in = data.read();
+    res_T out;
+    som<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in.data, out.data, codebook, labels);
+    res.write(out);
+}
+
+} // namespace nnet
+
+#endif
