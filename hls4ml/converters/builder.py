@@ -31,7 +31,7 @@ import numpy as np
 
 from hls4ml.converters.names import NameTable
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import ACTIVATIONS, LAYER_KINDS
+from hls4ml.model.layers import ACTIVATIONS, LAYER_KINDS, TOPK_OUTPUTS
 from hls4ml.model.shape_rules import window_output
 from hls4ml.model.types import PrecisionType
 
@@ -369,6 +369,19 @@ class GraphBuilder:
             )
         name = self._emit(origin, 'Softmax', [x.tensor], n_in=x.shape[0], axis=-1)
         return Value(name, x.shape, x.perm)
+
+    def topk(self, origin: Origin, x: Value, k: int, output: str, magnitude: bool = False) -> Value:
+        """Hard top-k along the last axis of a vector, ties to the lower index; `output`: TOPK_OUTPUTS."""
+        if x.rank != 1:
+            raise UnsupportedOperation(
+                f'{origin}: top-k of a tensor of shape {x.shape} is not supported (only vectors, along the last axis)'
+            )
+        if not 1 <= int(k) <= x.shape[0] or output not in TOPK_OUTPUTS:
+            raise UnsupportedOperation(f'{origin}: top-k with k={k} of {x.shape[0]} values and output {output!r}')
+        name = self._emit(
+            origin, 'TopK', [x.tensor], n_in=x.shape[0], k=int(k), output=output, magnitude=bool(magnitude)
+        )
+        return Value(name, self.graph.tensors[name].shape, (0,))
 
     def affine(
         self, origin: Origin, x: Value, scale: np.ndarray | float | None = None, bias: np.ndarray | float | None = None

@@ -72,6 +72,7 @@ def parse_keras_model(model: Any) -> tuple[Graph, dict[str, str]]:
         raise KerasConversionError(f'{len(problems)} layer(s) cannot be converted: ' + '; '.join(problems))
     walker.graph.inputs = [walker.tensor_of(tensor) for tensor in functional.inputs]
     walker.graph.outputs = [walker.tensor_of(tensor) for tensor in functional.outputs]
+    walker.drop_unread_outputs()
     return walker.graph, walker.origin
 
 
@@ -85,6 +86,15 @@ class _Walker:
         self.keras_outputs: dict[tuple[str, int], str] = {}  # (keras layer, tensor index) -> IR tensor
         self.origin: dict[str, str] = {}
         self.broken: set[str] = set()
+        self.split_outputs: list[Layer] = []  # layers of one output of a multi-output operation
+
+    def drop_unread_outputs(self) -> None:
+        """Remove the layers of outputs of multi-output operations that the model never reads."""
+        graph = self.graph
+        for layer in self.split_outputs:
+            if not graph.consumers(layer.outputs[0]) and layer.outputs[0] not in graph.outputs:
+                graph.remove_layer(layer)
+                self.origin.pop(layer.name, None)
 
     def mark_broken(self, operation: Any) -> None:
         """Keep walking after a refused layer: its output stands in for by its first input, so the
@@ -131,7 +141,11 @@ class _Walker:
                 renamed[layer.name] = self.names.add(layer.name)
                 self._rename(layer, renamed[layer.name])
             self._add(layer)
-        self.keras_outputs[(operation.name, 0)] = layers[-1].outputs[0]
+        outputs = len(node.output_tensors)
+        if outputs > 1:  # one IR layer per output tensor, in order (TopK: values, indices)
+            self.split_outputs += layers[-outputs:]
+        for index, layer in enumerate(layers[-outputs:]):
+            self.keras_outputs[(operation.name, index)] = layer.outputs[0]
 
     def _rename(self, layer: Layer, name: str) -> None:
         layer.name, layer.outputs = name, [name]

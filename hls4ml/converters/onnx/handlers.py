@@ -190,3 +190,21 @@ def _with_constant(step: Step, x: Value, constant: Constant, constant_first: boo
             raise step.unsupported('division by a constant that holds a zero')
         return builder.affine(origin, x, scale=1.0 / c)
     raise step.unsupported(f'{op} of a tensor and a constant is not supported (two tensors only)')
+
+
+# ---- selection -----------------------------------------------------------------------------------
+@handles('TopK')
+def topk(step: Step) -> tuple[Operand | None, ...]:
+    """(Values, Indices) along the last axis of a vector, each an IR layer only if the model reads it;
+    ties go to the lower index, as ONNX specifies. K is an input from opset 10, an attribute before."""
+    x = step.tensor(0)
+    k = int(step.scalar(1, 'K')) if step.opset >= 10 else int(step.attribute('k'))
+    if x.rank != 1 or onnx_axis(step, step.attribute('axis', -1), x.rank) != 0:
+        raise step.unsupported(f'TopK of a tensor of shape {x.shape} is supported only along the last axis of a vector')
+    if not step.attribute('largest', 1):
+        raise step.unsupported('TopK with largest=0 is not supported')
+    if not 1 <= k <= x.shape[0]:
+        raise step.unsupported(f'K={k} must be between 1 and {x.shape[0]}')
+    values = step.builder.topk(step.origin, x, k, 'values') if step.output_read(0) else None
+    indices = step.builder.topk(step.sub_origin('indices'), x, k, 'indices') if step.output_read(1) else None
+    return values, indices

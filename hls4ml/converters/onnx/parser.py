@@ -27,6 +27,7 @@ from hls4ml.model.ir import Graph
 HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **structure.HANDLERS, **spatial.HANDLERS, **quant.HANDLERS}
 STANDARD_DOMAINS = ('', 'ai.onnx')
 CONSTANT_OPS = ('Constant', 'Shape')
+MULTI_OUTPUT_OPS = ('TopK',)  # handlers returning one operand per node output
 # qonnx's ConvertToChannelsLastAndClean (the clean-up hls4ml 1.x asks for) wraps these ops so that they
 # read and write channels-last tensors; the standard op between two layout views, which move no data
 CHANNELS_LAST_DOMAIN = 'qonnx.custom_op.channels_last'
@@ -134,20 +135,26 @@ class _Walk:
             return ''
         try:
             if node.name in self.absorbed:
-                result = self.operands[self.absorbed[node.name]]
+                result: Operand | tuple[Operand | None, ...] = self.operands[self.absorbed[node.name]]
             else:
                 step = self.step_for(node, index)
-                self._check_extra_outputs(step)
+                if node.op_type not in MULTI_OUTPUT_OPS:
+                    self._check_extra_outputs(step)
                 if node.op_type not in HANDLERS:  # a constant subgraph the clean-up could not fold
                     raise step.unsupported('this op is supported only on constants, and qonnx could not fold it')
                 result = (
                     self._channels_last(step) if node.domain == CHANNELS_LAST_DOMAIN else HANDLERS[node.op_type](step)
                 )
-            self._check_shape(node, index, result)
+            results = result if isinstance(result, tuple) else (result,)
+            for position, operand in enumerate(results):
+                if operand is not None:
+                    self._check_shape(node, index, operand, position)
         except UnsupportedOperation as error:
             self._stand_in(node)
             return str(error)
-        self.operands[node.output[0]] = result
+        for name, operand in zip(node.output, results, strict=False):
+            if operand is not None:
+                self.operands[name] = operand
         return ''
 
     def _channels_last(self, step: Step) -> Operand:
@@ -214,8 +221,8 @@ class _Walk:
             if name and (self.consumers.get(name) or name in self.outputs):
                 raise step.unsupported(f"output '{name}' is read, but only the first output is supported")
 
-    def _check_shape(self, node: onnx.NodeProto, index: int, result: Operand) -> None:
-        dims = self.dims.get(node.output[0])
+    def _check_shape(self, node: onnx.NodeProto, index: int, result: Operand, position: int = 0) -> None:
+        dims = self.dims.get(node.output[position])
         if dims is None:
             return
         where = f"'{node.name}' ({node.op_type}, node {index})"

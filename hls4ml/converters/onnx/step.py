@@ -87,12 +87,18 @@ class Step:
             raise self.unsupported(f'{what} must be a single value, got shape {values.shape}')
         return float(values.reshape(-1)[0])
 
+    def output_read(self, position: int) -> bool:
+        """Whether the node's output `position` is read by another node or is a model output."""
+        name = self.node.output[position] if position < len(self.node.output) else ''
+        return bool(name) and bool(self.graph.consumers.get(name) or name in self.graph.outputs)
+
     def sub_origin(self, suffix: str) -> Origin:
         """The origin of a second IR layer made for this node (`<name>_<suffix>`)."""
         return Origin(f'{self.origin.name}_{suffix}', self.origin.op, self.origin.where)
 
 
-Handler = Callable[[Step], Operand]
+# one result per handler; ops in parser.MULTI_OUTPUT_OPS return one per node output (None if unread)
+Handler = Callable[[Step], Operand | tuple[Operand | None, ...]]
 
 
 def registrar(table: dict[str, Handler]) -> Callable[..., Callable[[Handler], Handler]]:

@@ -1,10 +1,10 @@
 """The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
-`activations`, `arithmetic`, `spatial` or `structure` that calls `hls4ml.converters.builder.GraphBuilder`.
+`activations`, `arithmetic`, `selection`, `spatial` or `structure` that calls `hls4ml.converters.builder.GraphBuilder`.
 """
 
-from hls4ml.converters.pytorch import activations, arithmetic, spatial, structure  # noqa: F401  (they register)
+from hls4ml.converters.pytorch import activations, arithmetic, selection, spatial, structure  # noqa: F401 (register)
 from hls4ml.converters.pytorch.parser import parse_pytorch_model
 from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULES
 

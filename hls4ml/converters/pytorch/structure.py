@@ -16,6 +16,7 @@ import torch
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.registry import BATCH, Step, functions, modules, sample_axis, tensor
+from hls4ml.converters.pytorch.selection import TOPK_FIELDS, TopKResult
 
 
 def _shape_argument(shape: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -159,7 +160,9 @@ def dimensions(step: Step, x: Any) -> int:
 
 @functions(builtins.getattr)
 def attribute(step: Step, x: Any, name: str) -> Any:
-    """x.shape and x.ndim."""
+    """x.shape and x.ndim; .values and .indices of torch.topk's result."""
+    if isinstance(x, TopKResult) and name in TOPK_FIELDS:
+        return x.field(name)
     x = tensor(step, x)
     if name == 'shape':
         return _size_of(x)
