@@ -17,11 +17,11 @@ FRAMEWORK_KEYS = ('InputShape', 'PytorchModel', 'OnnxModel')  # what config_from
 
 
 def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
-    """The HLSConfig part with the Model defaults filled in (only filled: given values stay)."""
-    hls_config = copy.deepcopy(hls_config or {})
-    unknown = sorted(
-        set(hls_config) - set(HLS_CONFIG_KEYS) - set(FRAMEWORK_KEYS) - {'Flows', 'Optimizers', 'SkipOptimizers'}
-    )
+    """The HLSConfig part with the Model defaults filled in (only filled: given values stay), without
+    the keys `config_from_<framework>_model` adds for the converter (the model itself is never copied)."""
+    hls_config = {key: value for key, value in (hls_config or {}).items() if key not in FRAMEWORK_KEYS}
+    hls_config = copy.deepcopy(hls_config)
+    unknown = sorted(set(hls_config) - set(HLS_CONFIG_KEYS) - {'Flows', 'Optimizers', 'SkipOptimizers'})
     if unknown:
         raise ValueError(f'hls_config: unknown key {unknown[0]!r}; expected {", ".join(HLS_CONFIG_KEYS)}')
     for key in ('Flows', 'Optimizers', 'SkipOptimizers'):
@@ -38,13 +38,10 @@ def _project_config(
     model_key: str, model: Any, hls_config: dict[str, Any] | None, names: tuple[str, str, str], kwargs: dict
 ) -> dict[str, Any]:
     """The project dictionary: names and backend settings, the framework model under `model_key`, and
-    the HLSConfig section without the keys `config_from_<framework>_model` adds for the converter."""
+    the HLSConfig section."""
     config = create_config(*names, **kwargs)
     config[model_key] = model
-    section = _hls_section(hls_config)
-    for key in FRAMEWORK_KEYS:
-        section.pop(key, None)
-    config['HLSConfig'] = section
+    config['HLSConfig'] = _hls_section(hls_config)
     return config
 
 
