@@ -35,12 +35,18 @@ def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _project_config(
-    model_key: str, model: Any, hls_config: dict[str, Any] | None, names: tuple[str, str, str], kwargs: dict
+    model_key: str,
+    model: Any,
+    hls_config: dict[str, Any] | None,
+    names: tuple[str, str, str],
+    testbench: tuple[str | None, str | None],
+    kwargs: dict,
 ) -> dict[str, Any]:
-    """The project dictionary: names and backend settings, the framework model under `model_key`, and
-    the HLSConfig section."""
+    """The project dictionary: names and backend settings, the framework model under `model_key`, the
+    testbench data files and the HLSConfig section."""
     config = create_config(*names, **kwargs)
     config[model_key] = model
+    config['InputData'], config['OutputPredictions'] = testbench
     config['HLSConfig'] = _hls_section(hls_config)
     return config
 
@@ -61,8 +67,9 @@ def convert_from_keras_model(
 
     if bit_exact:
         raise ValueError('bit_exact=True is not supported yet (it needs quantized models)')
-    config = _project_config('KerasModel', model, hls_config, (output_dir, project_name, backend), kwargs)
-    config.update(InputData=input_data_tb, OutputPredictions=output_data_tb)
+    config = _project_config(
+        'KerasModel', model, hls_config, (output_dir, project_name, backend), (input_data_tb, output_data_tb), kwargs
+    )
     graph, origin = parse_keras_model(model)
     return ModelGraph(config, graph, origin)
 
@@ -94,8 +101,10 @@ def convert_from_pytorch_model(
             "hls_config['InputShape'] is missing: PyTorch models do not record their input shape; "
             'create the config with hls4ml.utils.config_from_pytorch_model(model, input_shape=...)'
         )
-    config = _project_config('PytorchModel', model, hls_config, (output_dir, project_name, backend), kwargs)
-    config.update(InputData=input_data_tb, OutputPredictions=output_data_tb, InputShape=input_shape)
+    config = _project_config(
+        'PytorchModel', model, hls_config, (output_dir, project_name, backend), (input_data_tb, output_data_tb), kwargs
+    )
+    config['InputShape'] = input_shape
     graph, origin = parse_pytorch_model(model, input_shape, *_layout_options(config['HLSConfig']))
     return ModelGraph(config, graph, origin)
 
@@ -117,8 +126,9 @@ def convert_from_onnx_model(
     (`hls_config['Model']['ChannelsLastConversion']`)."""
     from hls4ml.converters.onnx import parse_onnx_model
 
-    config = _project_config('OnnxModel', model, hls_config, (output_dir, project_name, backend), kwargs)
-    config.update(InputData=input_data_tb, OutputPredictions=output_data_tb)
+    config = _project_config(
+        'OnnxModel', model, hls_config, (output_dir, project_name, backend), (input_data_tb, output_data_tb), kwargs
+    )
     graph, origin = parse_onnx_model(model, *_layout_options(config['HLSConfig']))
     return ModelGraph(config, graph, origin)
 

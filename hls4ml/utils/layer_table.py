@@ -12,15 +12,19 @@ from hls4ml.model.config import STRATEGIES
 from hls4ml.model.layers import LAYER_KINDS
 
 
+def _backends() -> list:
+    return [get_backend(name) for name in get_available_backends()]
+
+
 def _io_cells() -> list[str]:
     """A Keras layer works in an IO type when at least one backend generates that IO type."""
-    backends = [get_backend(name) for name in get_available_backends()]
-    return ['yes' if any(io not in dict(b.unsupported_io) for b in backends) else 'not yet' for io in IO_TYPES]
+    gaps = [dict(backend.unsupported_io) for backend in _backends()]
+    return ['yes' if any(io not in gap for gap in gaps) else 'not yet' for io in IO_TYPES]
 
 
 def _backend_section() -> list[str]:
-    """Layer kinds x backends x IO types: 'yes', or the gap with its reason."""
-    backends = [get_backend(name) for name in get_available_backends()]
+    """Layer kinds x backends x IO types: 'yes', the gap with its reason, or what is partial."""
+    backends = _backends()
     columns = [f'{backend.name} {io_type}' for backend in backends for io_type in IO_TYPES]
     lines = [
         '',
@@ -33,12 +37,12 @@ def _backend_section() -> list[str]:
         f'| kind | {" | ".join(columns)} |',
         '|---|' + '---|' * len(columns),
     ]
+    gaps = [(dict(b.unsupported_kinds), dict(b.unsupported_io), dict(b.partial_io)) for b in backends]
     for kind in LAYER_KINDS:
         cells = []
-        for backend in backends:
+        for kinds, io_gaps, partial_io in gaps:
             for io_type in IO_TYPES:
-                why = dict(backend.unsupported_kinds).get(kind) or dict(backend.unsupported_io).get(io_type)
-                partial = dict(backend.partial_io).get(io_type)
+                why, partial = kinds.get(kind) or io_gaps.get(io_type), partial_io.get(io_type)
                 cells.append(f'gap: {why}' if why else f'partial: {partial}' if partial else 'yes')
         lines.append(f'| {kind} | {" | ".join(cells)} |')
     return lines
@@ -46,6 +50,7 @@ def _backend_section() -> list[str]:
 
 def layer_table() -> str:
     backends = ', '.join(get_available_backends())
+    io_cells = ' | '.join(_io_cells())
     lines = [
         '# Supported layers',
         '',
@@ -62,7 +67,7 @@ def layer_table() -> str:
         '|---|---|' + '---|' * len(IO_TYPES),
     ]
     for class_name in sorted(PRODUCES):
-        lines.append(f'| {class_name} | {", ".join(PRODUCES[class_name])} | {" | ".join(_io_cells())} |')
+        lines.append(f'| {class_name} | {", ".join(PRODUCES[class_name])} | {io_cells} |')
     for class_name in sorted(REMOVED):
         lines.append(f'| {class_name} | removed at conversion | {" | ".join("yes" for _ in IO_TYPES)} |')
     lines += _framework_sections()
