@@ -22,6 +22,9 @@ STREAM_HEADERS = {
     'nnet_array.h': 'nnet_array_stream.h',
     'nnet_som.h': 'nnet_som_stream.h',
     'nnet_topk.h': 'nnet_topk_stream.h',
+    'nnet_softtopk.h': 'nnet_softtopk_stream.h',
+    'nnet_router.h': 'nnet_router_stream.h',
+    'nnet_resom.h': 'nnet_resom_stream.h',
 }
 
 
@@ -44,6 +47,16 @@ class Port:
 
 
 @dataclass
+class Task:
+    """A layer with the ports it reads and writes: how a backend that runs each layer as a task of its
+    own (oneAPI io_stream) joins the tasks with one channel per tensor."""
+
+    layer: LayerImpl
+    inputs: list[Port]
+    outputs: list[Port]
+
+
+@dataclass
 class ProjectContext:
     project_name: str
     backend: str
@@ -63,6 +76,12 @@ class ProjectContext:
     intermediates: list[Port] = field(default_factory=list)
     layers: list[LayerImpl] = field(default_factory=list)
     traces: list[Port] = field(default_factory=list)
+    tasks: list[Task] = field(default_factory=list)
+
+    @property
+    def largest_tensor(self) -> int:
+        """io_stream: the elements of the largest tensor (what a FIFO holding any whole tensor needs)."""
+        return max(port.elements for port in self.inputs + self.outputs + self.intermediates)
 
     @property
     def trace_index(self) -> dict[str, int]:
@@ -117,6 +136,11 @@ def lower_project(model: Any) -> ProjectContext:
     if set(graph.inputs) & set(graph.outputs):
         raise ValueError('a model output is one of its inputs; there is nothing to compute for it')
     project.intermediates = [port for name, port in ports.items() if name not in graph.inputs + graph.outputs]
+    computed = [layer for layer in graph.layers.values() if layer.kind != 'Input']
+    project.tasks = [
+        Task(impl, [ports[name] for name in layer.inputs], [ports[name] for name in layer.outputs])
+        for impl, layer in zip(project.layers, computed, strict=True)
+    ]
     project.traces = _traced(model, ports)
     project.pipeline_style, project.pipeline_interval = _pipeline(model)
     return project

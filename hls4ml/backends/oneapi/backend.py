@@ -42,12 +42,6 @@ class OneAPIBackend(Backend):
     template_dir: str = 'oneapi'
     default_part: str = 'Agilex7'
     source_dir: str = 'src'
-    partial_io: tuple[tuple[str, str], ...] = (
-        (
-            'io_stream',
-            'C-simulated; no device FIFOs or task_sequence yet (docs/backends.md)',
-        ),
-    )
 
     def create_initial_config(
         self,

@@ -18,12 +18,19 @@
 #include "dialect/vitis.h"
 #endif
 
-// io_stream tensors: nnet::stream<T>. With -DHLS4ML_STREAM_AC_CHANNEL (Catapult) it is ac_channel<T>,
-// otherwise hls::stream<T>: the vendor's header, or our C-simulation model of it (templates/stream/,
-// which the writer copies next to the type headers, with our ac_channel.h). ac_channel.h is always
-// reachable where the ac_channel streams are chosen; io_parallel builds may not have hls_stream.h on
-// the include path, so it is pulled in only when reachable (the io_stream kernel headers include it).
-#ifdef HLS4ML_STREAM_AC_CHANNEL
+// io_stream tensors: nnet::stream<T>. With -DHLS4ML_STREAM_AC_CHANNEL (Catapult) it is ac_channel<T>;
+// in a oneAPI device build (HLS4ML_DIALECT_ONEAPI with __SYNTHESIS__) a bounded FIFO in an array,
+// nnet_fifo.h, sized by the generated kernel header; otherwise hls::stream<T>: the vendor's header, or
+// our C-simulation model of it (templates/stream/, which the writer copies next to the type headers,
+// with our ac_channel.h). ac_channel.h is always reachable where the ac_channel streams are chosen;
+// io_parallel builds may not have hls_stream.h on the include path, so it is pulled in only when
+// reachable (the io_stream kernel headers include it).
+#if defined(HLS4ML_DIALECT_ONEAPI) && defined(__SYNTHESIS__)
+#include "nnet_fifo.h"
+namespace nnet {
+template <class T> using stream = fifo<T, stream_capacity<T>::value>;
+} // namespace nnet
+#elif defined(HLS4ML_STREAM_AC_CHANNEL)
 #include "ac_channel.h"
 namespace nnet {
 template <class T> using stream = ac_channel<T>;

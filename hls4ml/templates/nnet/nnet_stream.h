@@ -8,7 +8,7 @@
 #ifndef NNET_STREAM_H_
 #define NNET_STREAM_H_
 
-#ifndef HLS4ML_STREAM_AC_CHANNEL
+#if !defined(HLS4ML_STREAM_AC_CHANNEL) && !(defined(HLS4ML_DIALECT_ONEAPI) && defined(__SYNTHESIS__))
 #include "hls_stream.h" // before the dialect, which then declares the nnet::stream alias
 #endif
 #include "nnet_types.h"

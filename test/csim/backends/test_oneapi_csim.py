@@ -71,7 +71,14 @@ def merged() -> keras.Model:
     )
 
 
-MODELS = {'mlp': mlp, 'cnn': cnn, 'merge': merged}
+def ranked() -> keras.Model:
+    """A layer with two outputs (top-k values and indices): in io_stream, one task writing two pipes."""
+    features = keras.Input((6,), name='features')
+    values, indices = keras.ops.top_k(L.Dense(8, name='scores')(features), 3)
+    return keras.Model(features, [values, indices])
+
+
+MODELS = {'mlp': mlp, 'cnn': cnn, 'merge': merged, 'topk': ranked}
 LAYER_SETTINGS = {'fc1': {'Strategy': 'Resource', 'ReuseFactor': 5}}  # the MLP's first layer: the Resource loops
 
 

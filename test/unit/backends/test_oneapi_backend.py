@@ -114,13 +114,29 @@ def test_the_kernel_reads_and_writes_host_pipes(tmp_path) -> None:
     assert re.search(r'myproject\((\w+\.data, ){3}\w+\.data\);', kernel)
 
 
-def test_io_stream_kernel_moves_pipes_into_the_core_streams(tmp_path) -> None:
+def test_io_stream_runs_each_layer_as_a_task_joined_by_pipes(tmp_path) -> None:
+    """Every layer is a task_sequence of its own, launched in layer order, then joined; a tensor between
+    two layers is a device pipe as deep as the tensor; a task fills its input FIFOs from their pipes,
+    runs its kernel, and empties its output FIFOs into their pipes."""
     project = write(tmp_path, io_type='io_stream')
     kernel = (project / 'src/firmware/myproject_kernel.cpp').read_text()
-    assert 'nnet::stream<nnet::array<layer1_result_t, 6>> layer1_out("layer1_out");' in kernel
-    assert 'layer1_out.write(layer1_out_pipe::read());' in kernel
-    assert re.search(r'(\w+)_pipe::write\(\1\.read\(\)\);', kernel)
-    assert 'pipelined<>' in (project / 'src/firmware/myproject_kernel.h').read_text()
+    header = (project / 'src/firmware/myproject_kernel.h').read_text()
+    tasks = re.findall(r'static void (config\d+)_task\(\)', kernel)
+    assert len(tasks) >= 3 and tasks == sorted(tasks, key=lambda name: int(name[6:]))
+    body = kernel[kernel.index('_kernel::operator()() const {') :]
+    launches = [body.index(f'{task}_task_sequence.async();') for task in tasks]
+    joins = [body.index(f'{task}_task_sequence.get();') for task in tasks]
+    assert launches == sorted(launches) and max(launches) < min(joins)
+    pipe = r'using (layer\d+_out\d*)_pipe = sycl::ext::intel::pipe<\1_pipe_id, nnet::array<\w+, \d+>, (\d+)>;'
+    depths = {name: int(depth) for name, depth in re.findall(pipe, kernel)}
+    assert len(depths) >= 3, kernel
+    for name in depths:
+        assert f'{name}.write({name}_pipe::read());' in kernel and f'{name}_pipe::write({name}.read());' in kernel
+    # merge_model's tensors are vectors: one element each; the FIFOs hold the largest tensor.
+    assert set(depths.values()) == {1} and 'static const unsigned value = 1;' in header
+    assert 'layer1_out.write(layer1_out_pipe::read());' in kernel  # the model input, from its host pipe
+    assert '#include "parameters.h"' in kernel and 'myproject.cpp' not in kernel
+    assert 'pipelined' not in header and 'struct stream_capacity' in header
 
 
 def test_the_testbench_launches_then_writes_then_reads(tmp_path) -> None:
@@ -251,14 +267,6 @@ def test_build_runs_cmake_and_make_and_reports_the_errors(tmp_path, stub_icpx) -
     with pytest.raises(VendorBuildError, match=r'(?s)make failed.*make_fpga_emu\.log.*fsycl'):
         converted(tmp_path).build(build_type='fpga_emu')
     assert (tmp_path / 'prj' / 'build' / 'CMakeCache.txt').exists()
-
-
-def test_build_of_io_stream_warns_that_it_is_not_a_device_flow(tmp_path, stub_icpx) -> None:
-    hls_model = hls4ml.converters.convert_from_keras_model(
-        merge_model(), output_dir=str(tmp_path / 'prj'), backend='oneAPI', io_type='io_stream'
-    )
-    with pytest.warns(UserWarning, match='io_stream'), pytest.raises(VendorBuildError):
-        hls_model.build(build_type='report')
 
 
 def test_build_type_must_be_a_target(tmp_path) -> None:

@@ -1,5 +1,5 @@
 // A FAKE of the oneAPI FPGA extensions, for tests only (see sycl/sycl.hpp here): device selectors,
-// kernel and pipe properties as empty values, and host pipes as unbounded FIFOs.
+// kernel and pipe properties as empty values, and host and device pipes as unbounded FIFOs.
 #ifndef HLS4ML_TEST_FAKE_FPGA_EXTENSIONS_HPP_
 #define HLS4ML_TEST_FAKE_FPGA_EXTENSIONS_HPP_
 
@@ -63,5 +63,12 @@ template <class Id, class T, int MinCapacity = 0, class Properties = void> struc
 };
 
 } // namespace sycl::ext::intel::experimental
+
+namespace sycl::ext::intel {
+
+// A pipe between kernels or tasks of the device: the same FIFO per type as a host pipe.
+template <class Id, class T, int MinCapacity = 0> using pipe = experimental::pipe<Id, T, MinCapacity>;
+
+} // namespace sycl::ext::intel
 
 #endif
