@@ -79,9 +79,16 @@ class ProjectContext:
     tasks: list[Task] = field(default_factory=list)
 
     @property
-    def largest_tensor(self) -> int:
-        """io_stream: the elements of the largest tensor (what a FIFO holding any whole tensor needs)."""
-        return max(port.elements for port in self.inputs + self.outputs + self.intermediates)
+    def stream_capacities(self) -> list[tuple[str, int]]:
+        """io_stream: (element type spelled without typedefs, elements) for each distinct element type of
+        the tensors: the most elements of a tensor of that type, what a FIFO holding a whole tensor needs.
+        Spelled out because two typedef names may be one type, which may be specialised only once."""
+        spellings = dict(self.typedefs)
+        capacities: dict[str, int] = {}
+        for port in self.inputs + self.outputs + self.intermediates:
+            element = f'nnet::array<{spellings[port.type_name]}, {port.pack}>'
+            capacities[element] = max(capacities.get(element, 0), port.elements)
+        return sorted(capacities.items())
 
     @property
     def trace_index(self) -> dict[str, int]:

@@ -4,8 +4,9 @@
 // In that build each layer is a task of its own that fills its input FIFOs from the pipe of the
 // tensor, runs the layer's kernel, and empties its output FIFOs into their pipes (the generated
 // kernel.cpp). A FIFO therefore holds one whole tensor of one sample. Its capacity comes from
-// nnet::stream_capacity<T>, which the generated kernel header defines: the largest tensor of the
-// model, in elements.
+// nnet::stream_capacity<T>, which the generated kernel header specialises for each element type of
+// the model: the elements of its largest tensor of that type. An element type without one does not
+// compile.
 //
 // The kernels use write() and read() only. Overrunning or reading an empty FIFO is a bug of the
 // generated code; a host compile (no __SYCL_DEVICE_ONLY__) checks it and aborts with a message.
@@ -19,7 +20,7 @@
 
 namespace nnet {
 
-template <class T> struct stream_capacity; // the generated kernel header defines it
+template <class T> struct stream_capacity; // specialised by the generated kernel header
 
 template <class T, unsigned Capacity> class fifo {
     static_assert(Capacity > 0, "fifo: the capacity must be positive");

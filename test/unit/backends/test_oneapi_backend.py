@@ -132,8 +132,13 @@ def test_io_stream_runs_each_layer_as_a_task_joined_by_pipes(tmp_path) -> None:
     assert len(depths) >= 3, kernel
     for name in depths:
         assert f'{name}.write({name}_pipe::read());' in kernel and f'{name}_pipe::write({name}.read());' in kernel
-    # merge_model's tensors are vectors: one element each; the FIFOs hold the largest tensor.
-    assert set(depths.values()) == {1} and 'static const unsigned value = 1;' in header
+    # merge_model's tensors are vectors: one element each, and so is every FIFO.
+    assert set(depths.values()) == {1}
+    capacities = re.findall(
+        r'struct stream_capacity<nnet::array<ac_fixed<\d+,\d+,true>, \d+>> \{\n\s+static const unsigned value = (\d+);',
+        header,
+    )
+    assert capacities and set(capacities) == {'1'}, header
     assert 'layer1_out.write(layer1_out_pipe::read());' in kernel  # the model input, from its host pipe
     assert '#include "parameters.h"' in kernel and 'myproject.cpp' not in kernel
     assert 'pipelined' not in header and 'struct stream_capacity' in header
