@@ -7,7 +7,7 @@ hls_model.compile()
 y = hls_model.predict(x)
 """
 
-from hls4ml import converters, utils
+from hls4ml import converters, report, utils
 
 __version__ = '0.1.0'
-__all__ = ['converters', 'utils']
+__all__ = ['converters', 'report', 'utils']

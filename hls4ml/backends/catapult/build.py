@@ -1,11 +1,13 @@
-"""`build()`: run Catapult HLS on a written project, when the tool is installed."""
+"""`build()`: run Catapult HLS on a written project, when the tool is installed, and return its parsed
+reports (hls4ml.report.parse_catapult_report)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from hls4ml.backends.tool import require_executable, run_tool
+from hls4ml.backends.tool import Progress, parsed_reports, require_executable, run_tool
+from hls4ml.report import parse_catapult_report
 
 EXECUTABLE = 'catapult'
 PLACES = ('PATH', 'MGC_HOME', 'CATAPULT_HOME')  # where to look, in order (the variables name the install)
@@ -32,6 +34,24 @@ OPTIONS: dict[str, Any] = {
 }
 STEPS = ('reset', 'csim', 'synth', 'cosim', 'validation', 'vhdl', 'verilog', 'vsynth', 'power', 'da')
 NOT_SUPPORTED = ('export', 'fifo_opt', 'bitfile', 'sw_opt', 'bup')
+# The steps in the order build_prj.tcl runs them, with the name its progress line shows, and what each
+# needs (as the script decides: validation compares csim with cosim; the RTL steps need synthesis).
+PROGRESS = {
+    'csim': 'csim',
+    'synth': 'csynth',
+    'cosim': 'cosim',
+    'validation': 'validation',
+    'vsynth': 'vsynth',
+    'power': 'power',
+    'da': 'da',
+}
+NEEDS = {
+    'validation': ('csim', 'cosim'),
+    'cosim': ('synth',),
+    'vsynth': ('synth',),
+    'power': ('synth',),
+    'da': ('synth',),
+}
 
 
 def find_catapult() -> str:
@@ -46,9 +66,19 @@ def build_arguments(**steps: bool) -> str:
     return ' '.join(f'{name}={bool(steps.get(name, False))}' for name in STEPS)
 
 
+def planned_steps(chosen: dict[str, Any]) -> list[str]:
+    """The progress names of the steps the script will run, in its order."""
+    run = {name for name in PROGRESS if chosen[name]}
+    for name in NEEDS:  # in dependency order: validation adds cosim, which adds synth
+        if name in run:
+            run.update(NEEDS[name])
+    return [short for name, short in PROGRESS.items() if name in run]
+
+
 def build_project(model: Any, log_to_stdout: bool = True, **options: Any) -> dict[str, Any]:
-    """Run the steps asked for (OPTIONS, by name); returns {'ReturnCode', 'Log'} (report parsing arrives
-    with the reports)."""
+    """Run the steps asked for (OPTIONS, by name) and return the parsed reports (CSynthesisReport from
+    Catapult's cycle.rpt and rtl.rpt, UtilizationReport and TimingReport after vsynth, the testbench
+    logs)."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise TypeError(
@@ -61,5 +91,7 @@ def build_project(model: Any, log_to_stdout: bool = True, **options: Any) -> dic
     tool = find_catapult()
     arguments = build_arguments(**{name: chosen[name] for name in STEPS})
     command = [tool, '-shell', '-f', 'build_prj.tcl', '-eval', f'set ::argv "{arguments}"']
-    log_path = run_tool(command, Path(model.output_dir), 'catapult_build.log', echo=log_to_stdout)
-    return {'ReturnCode': 0, 'Log': str(log_path)}
+    progress = Progress('catapult', planned_steps(chosen))
+    run_tool(command, Path(model.output_dir), 'catapult_build.log', echo=log_to_stdout, progress=progress)
+    progress.finish()
+    return parsed_reports(parse_catapult_report, Path(model.output_dir))

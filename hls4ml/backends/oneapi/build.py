@@ -1,4 +1,5 @@
-"""`build()`: configure the written CMake project with the oneAPI compiler and make one target."""
+"""`build()`: configure the written CMake project with the oneAPI compiler, make one target (and run
+its testbench binary), and return the parsed reports (hls4ml.report.parse_oneapi_report)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from hls4ml.backends.oneapi.backend import BUILD_TYPES, TOOLKIT
-from hls4ml.backends.tool import require_executable, run_tool
+from hls4ml.backends.tool import Progress, parsed_reports, require_executable, run_tool
+from hls4ml.report import parse_oneapi_report
 
 RUNNABLE = ('fpga_emu', 'fpga_sim', 'fpga')  # the targets that are testbench binaries
+REPORTING = ('report', 'fpga_sim', 'fpga')  # the targets that leave <name>.<target>.prj/reports/
 VERSION = re.compile(r'\b(20\d\d)\.(\d+)')
 
 
@@ -35,28 +38,30 @@ def check_version(version: tuple[int, int] | None) -> None:
         )
 
 
-def build_project(model: Any, build_type: str = 'fpga_emu', run: bool = False) -> dict[str, Any]:
+def build_project(
+    model: Any, build_type: str = 'fpga_emu', run: bool = False, log_to_stdout: bool = True
+) -> dict[str, Any]:
     """`cmake ..` and `make <build_type>` in the project's build/ folder, then (with `run`) the testbench
-    binary from the project folder. Returns {'ReturnCode', 'BuildDir', 'Log', and 'RunLog' when run}."""
+    binary from the project folder. Returns hls4ml 1.x's {target: {'HLS', 'Loop', 'Quartus'}} for the
+    targets that write reports (report, fpga_sim, fpga), else {}."""
     if build_type not in BUILD_TYPES:
         raise ValueError(f'build_type must be one of {", ".join(BUILD_TYPES)}, got {build_type!r}')
     check_version(compiler_version(require_executable('oneAPI', TOOLKIT.compiler, ('PATH',), TOOLKIT.advice)))
-    if model.config['IOType'] == 'io_stream' and build_type != 'lib':
-        warnings.warn(
-            "io_stream: the kernel keeps the layers' nnet::stream objects, our C++ FIFO model, which SYCL "
-            'device code is not expected to accept (see docs/backends.md, oneAPI); io_parallel is the device flow',
-            stacklevel=3,
-        )
     cmake = require_executable('oneAPI', 'cmake', ('PATH',), 'install CMake 3.16 or newer.')
     make = require_executable('oneAPI', 'make', ('PATH',), 'install make.')
     project = Path(model.output_dir).resolve()
     build = project / 'build'
     build.mkdir(exist_ok=True)
-    run_tool([cmake, '..'], build, 'cmake.log')
-    log = run_tool([make, build_type], build, f'make_{build_type}.log')
-    result: dict[str, Any] = {'ReturnCode': 0, 'BuildDir': str(build), 'Log': str(log)}
-    if run and build_type in RUNNABLE:
+    runs = run and build_type in RUNNABLE
+    progress = Progress(TOOLKIT.compiler, ['cmake', build_type, *(['run'] if runs else [])])
+    progress.start('cmake')
+    run_tool([cmake, '..'], build, 'cmake.log', echo=log_to_stdout, progress=progress)
+    progress.start(build_type)
+    run_tool([make, build_type], build, f'make_{build_type}.log', echo=log_to_stdout, progress=progress)
+    if runs:
+        progress.start('run')
         (project / 'tb_data').mkdir(exist_ok=True)
         binary = build / f'{model.project_name}.{build_type}'
-        result['RunLog'] = str(run_tool([str(binary)], project, f'{build_type}.log'))
-    return result
+        run_tool([str(binary)], project, f'{build_type}.log', echo=log_to_stdout, progress=progress)
+    progress.finish()
+    return parsed_reports(parse_oneapi_report, build) if build_type in REPORTING else {}

@@ -1,23 +1,60 @@
-"""`build()`: run Vitis HLS (or Vivado HLS) on a written project, when the tool is installed."""
+"""`build()`: run Vitis HLS (or Vivado HLS) on a written project, when the tool is installed, and return
+its parsed reports (hls4ml.report.parse_vivado_report)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hls4ml.backends.tool import require_executable, run_tool
+from hls4ml.backends.base import VendorToolNotFound
+from hls4ml.backends.tool import Progress, find_executable, parsed_reports, run_tool
+from hls4ml.report import parse_vivado_report
 
-TOOLS = {'Vitis': ('vitis_hls', 'XILINX_HLS'), 'Vivado': ('vivado_hls', 'XILINX_VIVADO')}
-STEPS = ('reset', 'csim', 'synth', 'cosim', 'export', 'vsynth')
+
+@dataclass(frozen=True)
+class Launcher:
+    """One way to run build_prj.tcl: the executable, where to look for it, its command line."""
+
+    executable: str
+    places: tuple[str, ...]  # 'PATH' or an environment variable naming the install (executable in bin/)
+    arguments: tuple[str, ...]
 
 
-def find_tool(backend: str) -> str:
-    executable, variable = TOOLS[backend]
-    advice = (
-        f'install {backend} HLS and source its settings64.sh (which sets {variable} and PATH), '
-        f'or put {executable} on PATH.'
+LAUNCHERS = {  # in order of preference; vitis_hls -f is deprecated from 2024.2, vitis-run exists from 2023.2
+    'Vitis': (
+        Launcher('vitis_hls', ('PATH', 'XILINX_HLS'), ('-f', 'build_prj.tcl')),
+        Launcher('vitis-run', ('PATH', 'XILINX_VITIS', 'XILINX_HLS'), ('--mode', 'hls', '--tcl', 'build_prj.tcl')),
+    ),
+    'Vivado': (Launcher('vivado_hls', ('PATH', 'XILINX_VIVADO'), ('-f', 'build_prj.tcl')),),
+}
+STEPS = ('reset', 'csim', 'synth', 'cosim', 'validation', 'export', 'vsynth')  # the opt array of build_prj.tcl
+# build() keyword -> the step name its progress line shows (the synth keyword runs csynth_design)
+PROGRESS = {
+    'csim': 'csim',
+    'synth': 'csynth',
+    'cosim': 'cosim',
+    'validation': 'validation',
+    'export': 'export',
+    'vsynth': 'vsynth',
+}
+
+
+def find_tool(backend: str) -> list[str]:
+    """The command line that runs build_prj.tcl, or VendorToolNotFound naming every executable and
+    variable looked at."""
+    for launcher in LAUNCHERS[backend]:
+        found = find_executable(launcher.executable, launcher.places)
+        if found:
+            return [found, *launcher.arguments]
+    looked = '; '.join(
+        f"'{launcher.executable}' on PATH or in {', '.join(f'${place}/bin' for place in launcher.places[1:])}"
+        for launcher in LAUNCHERS[backend]
     )
-    return require_executable(backend, executable, (variable, 'PATH'), advice)
+    raise VendorToolNotFound(
+        f'{backend} build needs {backend} HLS, which is not installed here (looked for {looked}): install it '
+        'and source its settings64.sh (which sets those variables and PATH). compile()/predict() need no vendor tool.'
+    )
 
 
 def build_options(**steps: bool) -> str:
@@ -37,13 +74,24 @@ def build_project(
     fifo_opt: bool = False,
     log_to_stdout: bool = True,
 ) -> dict[str, Any]:
-    """Run the steps asked for; returns {'ReturnCode', 'Log'} (report parsing arrives with the reports)."""
+    """Run the steps asked for (`validation` also runs csim and cosim and compares their results) and
+    return the parsed reports: hls4ml 1.x's dictionary (CSynthesisReport, CosimReport, ...)."""
     if fifo_opt:
-        raise ValueError('fifo_opt needs io_stream, which this version does not support yet')
-    tool = find_tool(model.backend.name)
+        raise ValueError('fifo_opt (FIFO depths from a co-simulation) is not implemented in this version')
+    backend = model.backend.name
+    command = find_tool(backend)
     project = Path(model.output_dir)
-    (project / 'build_opt.tcl').write_text(
-        build_options(reset=reset, csim=csim, synth=synth, cosim=cosim or validation, export=export, vsynth=vsynth)
-    )
-    log_path = run_tool([tool, '-f', 'build_prj.tcl'], project, 'vitis_hls.log', echo=log_to_stdout)
-    return {'ReturnCode': 0, 'Log': str(log_path)}
+    steps = {
+        'reset': reset,
+        'csim': csim or validation,
+        'synth': synth,
+        'cosim': cosim or validation,
+        'validation': validation,
+        'export': export,
+        'vsynth': vsynth,
+    }
+    (project / 'build_opt.tcl').write_text(build_options(**steps))
+    progress = Progress(Path(command[0]).name, [short for name, short in PROGRESS.items() if steps[name]])
+    run_tool(command, project, f'{backend.lower()}_build.log', echo=log_to_stdout, progress=progress)
+    progress.finish()
+    return parsed_reports(parse_vivado_report, project)

@@ -414,11 +414,12 @@ def test_build_finds_catapult_under_mgc_home_and_passes_the_options(
     monkeypatch.setenv('CATAPULT_HOME', str(no_catapult / 'nowhere'))
     monkeypatch.setenv('MGC_HOME', str(no_catapult / 'mgc'))
     hls_model = converted(keras_model, no_catapult / 'prj')
-    report = hls_model.build(csim=False, cosim=True, log_to_stdout=False)
+    with pytest.warns(UserWarning, match='no report to return'):  # the fake tool writes no project
+        report = hls_model.build(csim=False, cosim=True, log_to_stdout=False)
     project = no_catapult / 'prj'
     expected = f'-shell -f build_prj.tcl -eval set ::argv "{build_arguments(synth=True, cosim=True, verilog=True)}"'
     assert (project / 'arguments.txt').read_text().strip() == expected
-    assert report == {'ReturnCode': 0, 'Log': str(project / 'catapult_build.log')}
+    assert report == {}  # the parsed reports: test/unit/backends/test_build_flow.py
     assert (project / 'catapult_build.log').read_text() == '# Info: done\n'
 
 
@@ -427,7 +428,8 @@ def test_path_comes_before_the_install_variables(keras_model, no_catapult: Path,
     fake_catapult(no_catapult / 'mgc', 'echo from MGC_HOME')
     monkeypatch.setenv('MGC_HOME', str(no_catapult / 'mgc'))
     hls_model = converted(keras_model, no_catapult / 'prj')
-    hls_model.build(log_to_stdout=False)
+    with pytest.warns(UserWarning, match='no report to return'):
+        hls_model.build(log_to_stdout=False)
     assert (no_catapult / 'prj' / 'catapult_build.log').read_text() == 'from PATH\n'
 
 
