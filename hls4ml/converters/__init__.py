@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from hls4ml.converters.resom import convert_from_resom  # noqa: F401
 from hls4ml.converters.som import config_from_minisom, convert_from_minisom  # noqa: F401
 from hls4ml.model.graph import ModelGraph
 from hls4ml.utils.config import create_config
@@ -141,10 +142,31 @@ def parse_yaml_config(path: str | Path) -> dict[str, Any]:
     return loaded
 
 
+# The top-level YAML keys of the backends (hls4ml 1.x names) and their create_initial_config keywords;
+# a key the chosen backend does not take is refused by it, as the keyword would be.
+BACKEND_KEYS = (
+    ('Part', 'part'),
+    ('ClockPeriod', 'clock_period'),
+    ('ClockUncertainty', 'clock_uncertainty'),
+    ('IOType', 'io_type'),
+    ('HyperoptHandshake', 'hyperopt_handshake'),  # oneAPI
+    ('Technology', 'tech'),  # Catapult
+    ('ASICLibs', 'asiclibs'),
+    ('FIFO', 'fifo'),
+)
+WRITER_KEYS = (
+    ('Namespace', 'namespace'),
+    ('WriteWeightsTxt', 'write_weights_txt'),
+    ('WriteTar', 'write_tar'),
+    ('TBOutputStream', 'tb_output_stream'),
+)
+
+
 def convert_from_config(config: str | Path | dict[str, Any]) -> ModelGraph:
     """Convert from a YAML file or dict: `KerasModel` (a model or a `.keras`/`.h5` path), `OnnxModel`
     (a model or an `.onnx` path) or `PytorchModel` (a module or a `torch.save` path, with `InputShape`), OutputDir,
-    ProjectName, Backend, Part, ClockPeriod, IOType, HLSConfig, InputData, OutputPredictions."""
+    ProjectName, Backend, the backend's keys (Part, ClockPeriod, IOType, ...; Technology, ASICLibs and FIFO for
+    Catapult), WriterConfig, HLSConfig, InputData, OutputPredictions."""
     settings = parse_yaml_config(config) if isinstance(config, (str, Path)) else dict(config)
     keywords = {
         'output_dir': settings.get('OutputDir', 'my-hls-test'),
@@ -154,14 +176,13 @@ def convert_from_config(config: str | Path | dict[str, Any]) -> ModelGraph:
         'output_data_tb': settings.get('OutputPredictions'),
         'hls_config': settings.get('HLSConfig'),
     }
-    for key, keyword in (
-        ('Part', 'part'),
-        ('ClockPeriod', 'clock_period'),
-        ('ClockUncertainty', 'clock_uncertainty'),
-        ('IOType', 'io_type'),
-    ):
+    for key, keyword in BACKEND_KEYS:
         if key in settings:
             keywords[keyword] = settings[key]
+    writer = settings.get('WriterConfig') or {}
+    for key, keyword in WRITER_KEYS:
+        if key in writer:
+            keywords[keyword] = writer[key]
     if settings.get('OnnxModel') is not None:
         return convert_from_onnx_model(settings['OnnxModel'], **keywords)
     if settings.get('PytorchModel') is not None:

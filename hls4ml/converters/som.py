@@ -15,7 +15,7 @@ import numpy as np
 
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import LAYER_KINDS, SOM_DISTANCES, SOM_OUTPUTS
+from hls4ml.model.layers import LAYER_KINDS, SOM_DISTANCES, SOM_OUTPUTS, SOM_TOPOLOGIES
 from hls4ml.utils.config import config_from_graph, create_config
 
 MINISOM_DISTANCES = {
@@ -27,29 +27,64 @@ MINISOM_DISTANCES = {
 ALIASES = {'euclidean': 'squared_euclidean'}
 
 
-def som_graph(
-    codebook: np.ndarray, grid: tuple[int, int], distance: str, output: str, labels: np.ndarray | None = None
-) -> tuple[Graph, dict[str, str]]:
-    """An Input of n_in values and a SOM layer 'som'. A cosine codebook is normalised row by row here."""
+def som_layer_parts(
+    codebook: np.ndarray,
+    grid: tuple[int, int],
+    distance: str,
+    output: str,
+    labels: np.ndarray | None = None,
+    topology: str = 'rectangular',
+    beta: float = 1.0,
+    where: str = 'SOM',
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The checked attributes and weights of a SOM layer (every frontend builds its SOM from these).
+    A cosine codebook is normalised row by row here; errors name `where`."""
+    if topology not in SOM_TOPOLOGIES:
+        raise ValueError(f'{where}: unsupported topology {topology!r}; expected one of {", ".join(SOM_TOPOLOGIES)}')
     distance = ALIASES.get(distance, distance)
     if distance not in SOM_DISTANCES:
-        raise ValueError(f'SOM: unsupported distance {distance!r}; expected one of {", ".join(SOM_DISTANCES)}')
+        raise ValueError(f'{where}: unsupported distance {distance!r}; expected one of {", ".join(SOM_DISTANCES)}')
     if output not in SOM_OUTPUTS:
-        raise ValueError(f'SOM: unsupported output {output!r}; expected one of {", ".join(SOM_OUTPUTS)}')
+        raise ValueError(f'{where}: unsupported output {output!r}; expected one of {", ".join(SOM_OUTPUTS)}')
     if output == 'label' and labels is None:
-        raise ValueError("SOM: output 'label' needs labels (one class per unit)")
+        raise ValueError(f"{where}: output 'label' needs labels (one class per unit)")
     codebook = np.asarray(codebook, dtype=np.float64)
+    rows, cols = (int(size) for size in grid)
+    if codebook.ndim != 2 or codebook.shape[0] != rows * cols or rows < 1 or cols < 1:
+        raise ValueError(f'{where}: a codebook of shape {codebook.shape} does not fit a {rows}x{cols} grid')
+    if not np.all(np.isfinite(codebook)):
+        raise ValueError(f'{where}: the codebook holds NaN or infinite values')
+    if not (np.isfinite(beta) and beta > 0):
+        raise ValueError(f'{where}: beta must be a finite positive number, got {beta}')
     if distance == 'cosine':
         norms = np.linalg.norm(codebook, axis=1, keepdims=True)
         codebook = codebook / np.where(norms > 0, norms, 1.0)
-    n_units, n_in = codebook.shape
-    graph = Graph()
-    graph.add_layer(Layer('input', 'Input', [], ['input'], {'shape': (n_in,)}), [(n_in,)])
-    graph.inputs.append('input')
     weights = {'codebook': codebook}
     if output == 'label':
         weights['labels'] = np.asarray(labels, dtype=np.float64).reshape(-1)
-    attributes = {'n_in': n_in, 'n_units': n_units, 'grid': tuple(grid), 'distance': distance, 'output': output}
+    n_units, n_in = codebook.shape
+    attributes = {'n_in': n_in, 'n_units': n_units, 'grid': (rows, cols), 'distance': distance, 'output': output}
+    attributes.update(topology=topology, beta=float(beta))
+    return attributes, weights
+
+
+def som_graph(
+    codebook: np.ndarray,
+    grid: tuple[int, int],
+    distance: str,
+    output: str,
+    labels: np.ndarray | None = None,
+    topology: str = 'rectangular',
+    beta: float = 1.0,
+) -> tuple[Graph, dict[str, str]]:
+    """An Input of n_in values and a SOM layer 'som' (`som_layer_parts`). `topology` ('rectangular',
+    'hexagonal') sets what 'coordinates' gives; `beta` the width of the 'activities' kernel
+    exp(-(d_n - d_bmu) / beta)."""
+    attributes, weights = som_layer_parts(codebook, grid, distance, output, labels, topology, beta)
+    n_in = attributes['n_in']
+    graph = Graph()
+    graph.add_layer(Layer('input', 'Input', [], ['input'], {'shape': (n_in,)}), [(n_in,)])
+    graph.inputs.append('input')
     layer = Layer('som', 'SOM', ['input'], ['som'], attributes, weights, source_name='som', source_class='SOM')
     graph.add_layer(layer, [LAYER_KINDS['SOM'].output_shape(layer, [(n_in,)])])
     graph.outputs.append('som')
@@ -95,11 +130,14 @@ def minisom_unit_labels(som: Any, data: np.ndarray, targets: np.ndarray) -> np.n
     return labels
 
 
-def _minisom_graph(som: Any, distance: str | None, output: str, labels: Any) -> tuple[Graph, dict[str, str]]:
+def _minisom_graph(
+    som: Any, distance: str | None, output: str, labels: Any, beta: float = 1.0
+) -> tuple[Graph, dict[str, str]]:
     weights = np.asarray(som._weights, dtype=np.float64)
     rows, cols, n_in = weights.shape
     chosen = distance or minisom_distance(som)
-    return som_graph(weights.reshape(rows * cols, n_in), (rows, cols), chosen, output, labels)
+    topology = getattr(som, 'topology', 'rectangular')  # hexagonal: 'coordinates' are get_euclidean_coordinates()
+    return som_graph(weights.reshape(rows * cols, n_in), (rows, cols), chosen, output, labels, topology, beta)
 
 
 def config_from_minisom(
@@ -111,9 +149,10 @@ def config_from_minisom(
     distance: str | None = None,
     output: str = 'index',
     labels: Any = None,
+    beta: float = 1.0,
 ) -> dict[str, Any]:
     """The HLSConfig of a MiniSom: with granularity 'name' the SOM's types are all 'auto' (inferred exact)."""
-    graph, _ = _minisom_graph(som, distance, output, labels)
+    graph, _ = _minisom_graph(som, distance, output, labels, beta)
     return config_from_graph(graph, granularity, default_precision, default_reuse_factor, max_precision)
 
 
@@ -126,12 +165,14 @@ def convert_from_minisom(
     distance: str | None = None,
     output: str = 'index',
     labels: Any = None,
+    beta: float = 1.0,
     **kwargs: Any,
 ) -> ModelGraph:
     """Convert a trained `minisom.MiniSom`. `distance` overrides (or names, for a user callable) the
     metric; `output` is one of SOM_OUTPUTS; `labels` (one per unit, e.g. `minisom_unit_labels`) for
-    output 'label'. Without `hls_config`, `config_from_minisom` gives exact inferred types."""
-    graph, origin = _minisom_graph(som, distance, output, labels)
+    output 'label'; `beta` for output 'activities'. A hexagonal MiniSom's 'coordinates' are its
+    Euclidean unit coordinates. Without `hls_config`, `config_from_minisom` gives exact inferred types."""
+    graph, origin = _minisom_graph(som, distance, output, labels, beta)
     config = create_config(output_dir, project_name, backend, **kwargs)
     config['HLSConfig'] = hls_config or config_from_graph(graph, 'name', 'fixed<16,6>', 1, None)
     return ModelGraph(config, graph, origin)

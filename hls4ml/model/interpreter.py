@@ -18,6 +18,8 @@ from hls4ml.model.interpreter_structure import COMBINE_KINDS, MOVE_KINDS, combin
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.layers import LOSSLESS_ACTIVATIONS
+from hls4ml.model.reference.resom import layer_setup as resom_setup
+from hls4ml.model.reference.soft_topk import layer_soft_topk_types
 from hls4ml.model.types import FixedPrecisionType
 
 Kernel = Callable[[Layer, FixedArray, Graph, str], FixedArray]
@@ -84,14 +86,63 @@ def _softmax(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArr
 
 def _topk(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
     attributes = layer.attributes
-    return reference.topk(x, attributes['k'], attributes['output'], layer.types['result'], attributes['magnitude'])
+    return reference.topk(
+        x,
+        attributes['k'],
+        attributes['output'],
+        layer.types['result'],
+        attributes['magnitude'],
+        attributes.get('largest', True),
+    )
+
+
+def _soft_topk(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    attributes, source, result = layer.attributes, graph.input_type(layer), layer.types['result']
+    assert isinstance(source, FixedPrecisionType) and isinstance(result, FixedPrecisionType)
+    types = layer_soft_topk_types(layer, source)
+    return reference.soft_topk(
+        x, attributes['k'], attributes['l'], attributes['mode'], attributes['iterations'], types, result
+    )
+
+
+def _expert_choice(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    attributes, tables = layer.attributes, _tables(layer, graph)
+    accum, result = layer.types['accum'], layer.types['result']
+    return reference.expert_choice(
+        x, attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result
+    )
+
+
+def _router(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    attributes, tables = layer.attributes, _tables(layer, graph)
+    return reference.router(
+        x,
+        attributes['k'],
+        attributes['renormalize'],
+        attributes['output'],
+        tables['exp_'],
+        tables['inv_'],
+        layer.types['accum'],
+        layer.types['result'],
+    )
 
 
 def _som(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
     codebook = quantize(layer.weights['codebook'], layer.types['codebook'], family)
     labels = _weights(layer, 'labels', 'label', family) if 'labels' in layer.weights else None
-    return reference.som(x, codebook, labels, layer.attributes, layer.types['accum'], layer.types['result'])
+    types = layer.types
+    return reference.som(x, codebook, labels, layer.attributes, types['accum'], types['result'], types.get('table'))
 
+
+def _resom(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+    types, tables = resom_setup(layer, family)
+    names = ('codebook_x', 'codebook_y', 'lateral')
+    weights = {name: quantize(layer.weights[name], layer.types[name], family) for name in names}
+    weights['labels'] = quantize(layer.weights.get('labels', np.zeros(1)), layer.types['label'], family)
+    return reference.resom((inputs[0], inputs[1]), weights, layer.attributes, types, tables)
+
+
+MULTI_INPUT_KERNELS = {'ReSOM': _resom}  # kernels of several inputs that are not merges
 
 KERNELS: dict[str, Kernel] = {
     **SPATIAL_KERNELS,
@@ -105,6 +156,9 @@ KERNELS: dict[str, Kernel] = {
     'Softmax': _softmax,
     'SOM': _som,
     'TopK': _topk,
+    'SoftTopK': _soft_topk,
+    'Router': _router,
+    'ExpertChoiceRouter': _expert_choice,
 }
 
 
@@ -121,6 +175,9 @@ def interpret(model: Any, x: Any, family: str | None = None) -> tuple[list[Fixed
     for layer in graph.layers.values():
         if layer.kind in COMBINE_KINDS:
             values[layer.outputs[0]] = combine(layer, [values[name] for name in layer.inputs], graph, family)
+        elif layer.kind in MULTI_INPUT_KERNELS:
+            inputs = [values[name] for name in layer.inputs]
+            values[layer.outputs[0]] = MULTI_INPUT_KERNELS[layer.kind](layer, inputs, graph, family)
         elif layer.kind != 'Input':
             output = KERNELS[layer.kind](layer, values[layer.inputs[0]], graph, family)
             values.update(dict.fromkeys(layer.outputs, output))  # a Clone's outputs are all the same values

@@ -24,4 +24,16 @@ def layer_tables(layer: Layer, input_type: FixedPrecisionType) -> dict[str, Tabl
             implementation,
         )
         return {'exp_': exp_spec, 'inv_': inv_spec}
+    if layer.kind in ('Router', 'ExpertChoiceRouter'):  # stable softmax over k kept (renormalize) or n_in logits
+        attributes = layer.attributes
+        exp_spec, inv_spec = softmax_tables(
+            input_type,
+            layer.types['exp_table'],
+            layer.types['inv_table'],
+            layer.types['accum'],
+            attributes['k'] if attributes.get('renormalize') else attributes['n_in'],
+            size,
+            'stable',
+        )
+        return {'exp_': exp_spec, 'inv_': inv_spec}
     return {'': activation_table(layer.attributes['activation'], input_type, layer.types['table'], size)}

@@ -34,9 +34,27 @@ SOFTMAX_IMPLEMENTATIONS = ('stable', 'latency', 'argmax')
 MERGE_OPERATIONS = ('add', 'subtract', 'multiply', 'average', 'maximum', 'minimum')
 POOL_OPERATIONS = ('max', 'average')
 SOM_DISTANCES = ('squared_euclidean', 'manhattan', 'chebyshev', 'cosine')
-SOM_OUTPUTS = ('index', 'coordinates', 'one_hot', 'distances', 'label')
+SOM_OUTPUTS = ('index', 'coordinates', 'one_hot', 'distances', 'label', 'activities', 'quantized')
+SOM_TOPOLOGIES = ('rectangular', 'hexagonal')  # hexagonal: 'coordinates' are MiniSom's Euclidean ones
+# ReSOM (docs/resom.md): lateral input from all activities or the winner's column; combined by product
+# or mean; outputs the class, the global winner (x units first), the two per-map winners, or activities
+RESOM_DISTANCES = ('squared_euclidean', 'manhattan', 'chebyshev')  # activities: exp(-(d_n - d_bmu) / beta)
+RESOM_SOURCES = ('all', 'bmu')
+RESOM_COMBINES = ('product', 'sum')
+RESOM_OUTPUTS = ('label', 'index', 'winners', 'activities')
+RESOM_TYPES = ('accum_x', 'accum_y', 'codebook_x', 'codebook_y', 'lateral', 'lateral_accum', 'activity', 'label')
 # hard top-k: what the one output tensor holds (docs/topk.md); 'masked' is x where selected, 0 elsewhere
 TOPK_OUTPUTS = ('values', 'indices', 'mask', 'masked')
+# sparse soft top-k, p = 2 (docs/topk.md): the soft mask in [0, 1], or x scaled towards 0 by magnitude
+SOFT_TOPK_MODES = ('mask', 'magnitude')
+# token-choice MoE router (docs/moe.md): dense gates (n_in, 0 where not routed), the k gates, their experts
+ROUTER_OUTPUTS = ('gates', 'weights', 'indices')
+ROUTER_TYPES = {
+    'result': 'auto',
+    'exp_table': DEFAULT_SOFTMAX_PRECISION,
+    'inv_table': DEFAULT_SOFTMAX_PRECISION,
+    'accum': DEFAULT_SOFTMAX_PRECISION,
+}
 
 
 @dataclass(frozen=True)
@@ -152,14 +170,30 @@ LAYER_KINDS: dict[str, LayerKind] = {
         # self-organizing map: best-matching unit of a codebook (docs/som.md)
         LayerKind(
             'SOM',
-            {'result': 'auto', 'accum': 'auto', 'codebook': 'auto', 'label': 'auto'},
+            {'result': 'auto', 'accum': 'auto', 'codebook': 'auto', 'label': 'auto', 'table': 'auto'},
             ('codebook', 'labels'),
-            (*COMMON_KEYS, 'ReuseFactor'),
+            (*COMMON_KEYS, 'ReuseFactor', 'TableSize'),
             rules.som_shape,
             rules.som_weights,
         ),
-        # selection (n_in, k, output: TOPK_OUTPUTS, magnitude: rank by |x|; ties: the lower index wins)
+        # two SOMs (inputs x, y) associated by a Hebbian lateral matrix (docs/resom.md)
+        LayerKind(
+            'ReSOM',
+            {'result': 'auto', **dict.fromkeys(RESOM_TYPES, 'auto')},
+            ('codebook_x', 'codebook_y', 'lateral', 'labels'),
+            (*COMMON_KEYS, 'ReuseFactor', 'TableSize'),
+            rules.resom_shape,
+            rules.resom_weights,
+        ),
+        # selection (n_in, k, output: TOPK_OUTPUTS, magnitude: rank by |x|, largest (False: the k smallest);
+        # ties: the lower index wins)
         LayerKind('TopK', RESULT_ONLY, (), COMMON_KEYS, rules.topk_shape),
+        # sparse soft top-k (n_in, k, l: a power of two, mode: SOFT_TOPK_MODES, iterations of the search)
+        LayerKind('SoftTopK', RESULT_ONLY, (), COMMON_KEYS, rules.soft_topk_shape),
+        # token-choice router over n_in expert logits (k, renormalize, output: ROUTER_OUTPUTS; lower index wins)
+        LayerKind('Router', ROUTER_TYPES, (), (*COMMON_KEYS, 'TableSize'), rules.router_shape),
+        # expert-choice router over a group (n_tokens, n_in experts): each expert keeps its `capacity` best tokens
+        LayerKind('ExpertChoiceRouter', ROUTER_TYPES, (), (*COMMON_KEYS, 'TableSize'), rules.expert_choice_shape),
     )
 }
 

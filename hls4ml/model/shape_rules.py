@@ -7,6 +7,8 @@ Every rule raises ValueError naming the layer when the inputs do not fit.
 
 from __future__ import annotations
 
+import math
+
 from hls4ml.model.ir import Layer
 
 Shape = tuple[int, ...]
@@ -125,6 +127,47 @@ def topk_shape(layer: Layer, inputs: list[Shape]) -> Shape:
     return (k,) if layer.attributes['output'] in ('values', 'indices') else (n_in,)
 
 
+def soft_topk_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """(n_in,): the soft mask or the scaled values; l must be a power of two, the search 1..64 steps."""
+    attributes = layer.attributes
+    n_in, k, strength = attributes['n_in'], attributes['k'], attributes['l']
+    if len(inputs[0]) != 1 or inputs[0][0] != n_in:
+        raise _fail(layer, f'soft top-k takes a vector of {n_in} values, got shape {inputs[0]}')
+    if not 1 <= k <= n_in:
+        raise _fail(layer, f'k={k} must be between 1 and n_in={n_in}')
+    if not (strength > 0 and math.isfinite(strength) and math.log2(strength).is_integer()):
+        raise _fail(layer, f'l={strength} must be a power of two (2^e, e.g. 0.25 or 1)')
+    if attributes['mode'] not in ('mask', 'magnitude') or not 1 <= attributes['iterations'] <= 64:
+        raise _fail(
+            layer,
+            f'mode {attributes["mode"]!r} / iterations {attributes["iterations"]}: '
+            "expected 'mask' or 'magnitude' and 1..64 iterations",
+        )
+    return (n_in,)
+
+
+def router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """(n_in,) dense gates, or (k,) gates / expert indices, of a vector of n_in expert logits."""
+    n_in, k, output = layer.attributes['n_in'], layer.attributes['k'], layer.attributes['output']
+    if len(inputs[0]) != 1 or inputs[0][0] != n_in:
+        raise _fail(layer, f'the router takes a vector of {n_in} expert logits, got shape {inputs[0]}')
+    if not 1 <= k <= n_in:
+        raise _fail(layer, f'k={k} must be between 1 and the {n_in} experts')
+    if output not in ('gates', 'weights', 'indices'):
+        raise _fail(layer, f"unknown router output {output!r}; expected 'gates', 'weights' or 'indices'")
+    return (n_in,) if output == 'gates' else (k,)
+
+
+def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """(n_tokens, n_in): the gates of a group of n_tokens tokens over n_in experts."""
+    n_tokens, n_in, capacity = layer.attributes['n_tokens'], layer.attributes['n_in'], layer.attributes['capacity']
+    if tuple(inputs[0]) != (n_tokens, n_in):
+        raise _fail(layer, f'expert choice takes ({n_tokens} tokens, {n_in} experts) logits, got shape {inputs[0]}')
+    if not 1 <= capacity <= n_tokens:
+        raise _fail(layer, f'capacity={capacity} must be between 1 and the {n_tokens} tokens of a group')
+    return (n_tokens, n_in)
+
+
 def _size(shape: Shape) -> int:
     size = 1
     for dim in shape:
@@ -163,7 +206,8 @@ def conv_weights(rank: int, depthwise: bool = False):
 
 
 def som_shape(layer: Layer, inputs: list[Shape]) -> Shape:
-    """(1,) for a BMU index or label, (2,) for its grid coordinates, (n_units,) for one-hot or distances."""
+    """(1,) for a BMU index or label, (2,) for its grid coordinates, (n_in,) for its codebook vector,
+    (n_units,) for one-hot, distances or activities."""
     attributes = layer.attributes
     rows, cols = attributes['grid']
     if inputs[0] != (attributes['n_in'],):
@@ -172,8 +216,13 @@ def som_shape(layer: Layer, inputs: list[Shape]) -> Shape:
         )
     if rows * cols != attributes['n_units']:
         raise _fail(layer, f'grid {rows}x{cols} does not hold {attributes["n_units"]} units')
-    sizes = {'index': 1, 'label': 1, 'coordinates': 2, 'one_hot': attributes['n_units']}
-    return (sizes.get(attributes['output'], attributes['n_units']),)
+    if attributes.get('topology', 'rectangular') not in ('rectangular', 'hexagonal'):
+        raise _fail(layer, f"topology {attributes['topology']!r} is neither 'rectangular' nor 'hexagonal'")
+    beta = attributes.get('beta', 1.0)
+    if not (isinstance(beta, (int, float)) and 0 < beta < float('inf')):
+        raise _fail(layer, f'beta {beta!r} of the activities must be a finite positive number')
+    sizes = {'index': 1, 'label': 1, 'coordinates': 2, 'quantized': attributes['n_in']}
+    return (sizes.get(attributes['output'], attributes['n_units']),)  # one_hot, distances, activities
 
 
 def som_weights(layer: Layer) -> dict[str, Shape]:
@@ -182,4 +231,36 @@ def som_weights(layer: Layer) -> dict[str, Shape]:
     shapes: dict[str, Shape] = {'codebook': (attributes['n_units'], attributes['n_in'])}
     if attributes['output'] == 'label':
         shapes['labels'] = (attributes['n_units'],)
+    return shapes
+
+
+def resom_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """ReSOM of inputs x (n_in,) and y (n_in_y,): (1,) label or global index, (2,) the per-map winners,
+    (n_units_x + n_units_y,) the activities."""
+    attributes = layer.attributes
+    expected = [(attributes['n_in'],), (attributes['n_in_y'],)]
+    if list(inputs) != expected:
+        raise _fail(layer, f'inputs {list(inputs)} do not match the codebooks, which expect {expected}')
+    for side in ('x', 'y'):
+        rows, cols = attributes[f'grid_{side}']
+        if rows * cols != attributes[f'n_units_{side}']:
+            raise _fail(layer, f'grid_{side} {rows}x{cols} does not hold {attributes[f"n_units_{side}"]} units')
+    if attributes['iterations'] < 1:
+        raise _fail(layer, f'iterations must be at least 1, got {attributes["iterations"]}')
+    sizes = {'label': 1, 'index': 1, 'winners': 2}
+    return (sizes.get(attributes['output'], attributes['n_units_x'] + attributes['n_units_y']),)
+
+
+def resom_weights(layer: Layer) -> dict[str, Shape]:
+    """Both codebooks (n_units, n_in) row-major over their grids, the lateral matrix (n_units_x,
+    n_units_y), and with output 'label' the labels of the x units then the y units."""
+    attributes = layer.attributes
+    n_x, n_y = attributes['n_units_x'], attributes['n_units_y']
+    shapes: dict[str, Shape] = {
+        'codebook_x': (n_x, attributes['n_in']),
+        'codebook_y': (n_y, attributes['n_in_y']),
+        'lateral': (n_x, n_y),
+    }
+    if attributes['output'] == 'label':
+        shapes['labels'] = (n_x + n_y,)
     return shapes

@@ -12,8 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hls4ml.backends.common.lowering_resom import lower_resom
+from hls4ml.backends.common.lowering_som import lower_som_lookup
 from hls4ml.backends.common.lowering_spatial import SPATIAL_LOWERINGS
 from hls4ml.backends.common.lowering_structure import STRUCTURE_LOWERINGS
+from hls4ml.backends.common.lowering_topk import lower_expert_choice, lower_router, lower_soft_topk
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
 from hls4ml.model.ir import Graph, Layer
@@ -182,6 +185,7 @@ def lower_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
         ('unsigned', 'output', f'nnet::topk_{attributes["output"]}'),
         ('bool', 'magnitude', 'true' if attributes['magnitude'] else 'false'),
+        ('bool', 'largest', 'true' if attributes.get('largest', True) else 'false'),
         ('unsigned', 'io_type', context.io_type),
     ]
     return impl
@@ -209,7 +213,7 @@ def lower_som(layer: Layer, context: LoweringContext) -> LayerImpl:
     where = f"{layer.describe()}, weights 'labels'"
     impl.arrays.append(const_array(name, context.type_name(layer, 'label'), labels, label_type, context.family, where))
     impl.arguments.append(name)
-    return impl
+    return lower_som_lookup(layer, context, impl)  # activities, hexagonal coordinates: a fifth array
 
 
 LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
@@ -224,4 +228,8 @@ LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
     'Softmax': lower_softmax_layer,
     'SOM': lower_som,
     'TopK': lower_topk,
+    'SoftTopK': lower_soft_topk,
+    'Router': lower_router,
+    'ExpertChoiceRouter': lower_expert_choice,
+    'ReSOM': lower_resom,
 }

@@ -149,11 +149,11 @@ def lower_project(model: Any) -> ProjectContext:
         for impl, layer in zip(project.layers, computed, strict=True)
     ]
     project.traces = _traced(model, ports)
-    project.pipeline_style, project.pipeline_interval = _pipeline(model)
+    project.pipeline_style, project.pipeline_interval = top_schedule(model)
     return project
 
 
-def _pipeline(model: Any) -> tuple[str, int]:
+def top_schedule(model: Any) -> tuple[str, int]:
     """The top-level schedule, as hls4ml chooses it unless Model.PipelineStyle/PipelineInterval say:
     a Resource layer makes it a dataflow of layers, otherwise one pipeline at the largest reuse factor."""
     settings = model.hls_config.model

@@ -64,3 +64,9 @@ def lower_softmax(layer: Layer, context: LoweringContext, impl: LayerImpl) -> La
     for prefix, spec in tables.items():
         impl.arguments.append(_emit(impl, context, layer, prefix, spec))
     return impl
+
+
+def emit_tables(layer: Layer, context: LoweringContext, impl: LayerImpl, tables: dict[str, TableSpec]) -> None:
+    """Each table of `layer_tables` as a kernel argument, with its grid constants and index type."""
+    for prefix, spec in tables.items():
+        impl.arguments.append(_emit(impl, context, layer, prefix, spec))

@@ -17,6 +17,7 @@ import numpy as np
 from hls4ml.model.fixed import quantize, result_type
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.passes import PassContext
+from hls4ml.model.reference.som import ACTIVITY_TABLE_TYPE
 from hls4ml.model.tables import SELU_SCALE
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
 
@@ -24,6 +25,7 @@ BOUNDED_TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softsign')
 BIPOLAR_TYPE = FixedPrecisionType(2, 2, True)  # the smallest type holding -1 and +1 exactly
 POOL_PADS = ('pad_top', 'pad_bottom', 'pad_left', 'pad_right')
 SAFETY = 1 + 2.0**-40  # float sums of many products may round down; keep the bound an upper bound
+HEXAGONAL_FRACTION_BITS = 12  # SOM hexagonal unit coordinates (multiples of sqrt(3)/2)
 
 
 def infer_precision(graph: Graph, context: PassContext) -> None:
@@ -244,6 +246,25 @@ def _topk(graph: Graph, layer: Layer, context: PassContext) -> None:
         _copy_input(graph, layer, context)
 
 
+def _soft_topk(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """The mask: ufixed<F+1,1> with F = the input's fraction bits + log2(1/l), within 8..24 (the ramp's
+    natural resolution); by magnitude: the input's integer bits and 4 more fraction bits."""
+    source = _input_fixed(graph, layer, context)
+    if source is None or not _auto(layer.types['result']):
+        return
+    if layer.attributes['mode'] == 'mask':
+        fraction = min(max(source.fractional - round(math.log2(layer.attributes['l'])), 8), 24)
+        layer.types['result'] = FixedPrecisionType(fraction + 1, 1, False)
+    else:
+        layer.types['result'] = FixedPrecisionType(source.width + 4, source.integer, source.signed)
+
+
+def _router(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """Expert indices: an unsigned integer type holding n_in - 1; gates keep the default (as softmax)."""
+    if _auto(layer.types['result']) and layer.attributes['output'] == 'indices':
+        layer.types['result'] = _unsigned_integer(layer.attributes['n_in'] - 1)
+
+
 def _unsigned_integer(largest: int) -> FixedPrecisionType:
     """ufixed<W,W> holding 0 .. largest: an integer type both families write integers into."""
     width = max(int(largest).bit_length(), 1)
@@ -284,6 +305,8 @@ def _som(graph: Graph, layer: Layer, context: PassContext) -> None:
     source, codebook = _input_fixed(graph, layer, context), types['codebook']
     if _auto(types['accum']) and isinstance(source, FixedPrecisionType) and isinstance(codebook, FixedPrecisionType):
         _som_accum(source, codebook, layer, context)
+    if _auto(types['table']):
+        types['table'] = ACTIVITY_TABLE_TYPE
     if not _auto(types['result']):
         return
     rows, cols = attributes['grid']
@@ -293,8 +316,62 @@ def _som(graph: Graph, layer: Layer, context: PassContext) -> None:
         'one_hot': _unsigned_integer(1),
         'label': types['label'],
         'distances': types['accum'],
+        'activities': types['table'],
+        'quantized': types['codebook'],
     }
     types['result'] = results[attributes['output']]
+    if attributes['output'] == 'coordinates' and attributes.get('topology') == 'hexagonal':
+        types['result'] = _hexagonal_coordinates(rows, cols)
+
+
+def _hexagonal_coordinates(rows: int, cols: int) -> FixedPrecisionType:
+    """MiniSom's Euclidean unit coordinates: x in [-0.5, rows - 1], y in [0, (cols - 1) sqrt(3)/2], to
+    the nearest 2^-12 (the per-unit table is rounded once, in Python)."""
+    integer = max(rows, cols).bit_length() + 1
+    return FixedPrecisionType(integer + HEXAGONAL_FRACTION_BITS, integer, True, 'RND')
+
+
+def _resom_distances(graph: Graph, layer: Layer, side: str, context: PassContext) -> None:
+    """Exact distances of one map, as for the SOM (squared Euclidean or Manhattan)."""
+    source, codebook = graph.input_type(layer, 0 if side == 'x' else 1), layer.types[f'codebook_{side}']
+    if not _auto(layer.types[f'accum_{side}']) or not isinstance(source, FixedPrecisionType):
+        return
+    assert isinstance(codebook, FixedPrecisionType)
+    distance = layer.attributes['distance']
+    bound, _ = _som_bound(source, _quantized(layer, f'codebook_{side}'), distance)
+    fraction = max(source.fractional, codebook.fractional) * (2 if distance == 'squared_euclidean' else 1)
+    layer.types[f'accum_{side}'] = _sum_type(fraction, bound, False, context)
+
+
+def _resom(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """ReSOM (docs/resom.md): exact distances per map; activities ufixed<W,1> (they lie in [0, 1]); the
+    lateral input exact (H row or column sums times the largest activity); the result holds the output."""
+    _fit_weights(layer, ('codebook_x', 'codebook_y', 'lateral'), context)
+    types, attributes = layer.types, layer.attributes
+    for side in ('x', 'y'):
+        _resom_distances(graph, layer, side, context)
+    if _auto(types['activity']):
+        types['activity'] = FixedPrecisionType(_default_width(context), 1, False)
+    if _auto(types['label']):
+        types['label'] = _unsigned_integer(int(layer.weights.get('labels', np.zeros(1)).max(initial=0)))
+    activity, lateral = types['activity'], types['lateral']
+    if _auto(types['lateral_accum']) and isinstance(activity, FixedPrecisionType):
+        assert isinstance(lateral, FixedPrecisionType)
+        weights = _quantized(layer, 'lateral')
+        if attributes['source'] == 'bmu':
+            types['lateral_accum'] = lateral
+        else:
+            sums = max(weights.sum(axis=0).max(initial=0.0), weights.sum(axis=1).max(initial=0.0))
+            fraction = lateral.fractional + activity.fractional
+            types['lateral_accum'] = _sum_type(fraction, float(sums) * activity.max, False, context)
+    if _auto(types['result']):
+        results = {
+            'label': types['label'],
+            'index': _unsigned_integer(attributes['n_units_x'] + attributes['n_units_y'] - 1),
+            'winners': _unsigned_integer(max(attributes['n_units_x'], attributes['n_units_y']) - 1),
+            'activities': activity,
+        }
+        types['result'] = results[attributes['output']]
 
 
 RULES = {
@@ -324,5 +401,8 @@ RULES = {
     'PReLU': _prelu,
     'HardActivation': _hard_activation,
     'SOM': _som,
+    'ReSOM': _resom,
     'TopK': _topk,
+    'SoftTopK': _soft_topk,
+    'Router': _router,
 }

@@ -21,6 +21,9 @@ from hls4ml.model.reference.batchnorm import normalize
 from hls4ml.model.reference.conv import conv1d, conv2d, depthwise_conv1d, depthwise_conv2d
 from hls4ml.model.reference.dense import dense
 from hls4ml.model.reference.pooling import global_pooling1d, global_pooling2d, pooling1d, pooling2d
+from hls4ml.model.reference.resom import resom
+from hls4ml.model.reference.router import expert_choice, router
+from hls4ml.model.reference.soft_topk import soft_topk
 from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, softmax_stable
 from hls4ml.model.reference.som import som
 from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh
@@ -44,6 +47,7 @@ __all__ = [
     'normalize',
     'prelu',
     'relu',
+    'resom',
     'selu',
     'sigmoid',
     'softmax_argmax',
@@ -55,4 +59,7 @@ __all__ = [
     'tanh',
     'thresholded_relu',
     'topk',
+    'router',
+    'expert_choice',
+    'soft_topk',
 ]

@@ -16,18 +16,20 @@ from hls4ml.model.types import PrecisionType
 Type = str | PrecisionType
 
 
-def topk_indices(x: FixedArray, k: int, magnitude: bool = False) -> np.ndarray:
-    """(n_samples, k) indices of the k largest values (or |values|), in descending order, ties by index."""
+def topk_indices(x: FixedArray, k: int, magnitude: bool = False, largest: bool = True) -> np.ndarray:
+    """(n_samples, k) indices of the k largest (or smallest) values or |values|, best first, ties by index."""
     rows = as_samples(x)
     keys = np.abs(rows.raw) if magnitude else rows.raw
-    return np.argsort(-keys, axis=1, kind='stable')[:, :k].astype(np.int64)
+    return np.argsort(-keys if largest else keys, axis=1, kind='stable')[:, :k].astype(np.int64)
 
 
-def topk(x: FixedArray, k: int, output: str, result_type: Type, magnitude: bool = False) -> FixedArray:
+def topk(
+    x: FixedArray, k: int, output: str, result_type: Type, magnitude: bool = False, largest: bool = True
+) -> FixedArray:
     """The selected 'values', their 'indices', the 0/1 'mask', or x 'masked' (0 where not selected),
     each written into the result type."""
     rows = as_samples(x)
-    chosen = topk_indices(rows, k, magnitude)
+    chosen = topk_indices(rows, k, magnitude, largest)
     if output == 'values':
         return take(rows, (np.arange(rows.shape[0])[:, np.newaxis], chosen)).cast(result_type)
     if output == 'indices':

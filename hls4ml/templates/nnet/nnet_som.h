@@ -9,19 +9,38 @@
 //   cosine             acc += data_j * w[n * n_in + j]   (pre-normalised codebook: a similarity)
 // The BMU scan starts at unit 0 and moves only to a strictly closer unit, so ties go to the lowest
 // index (numpy argmin, MiniSom winner()). The codebook is row-major [n_units][n_in] over the grid.
+// Output som_quantized writes the BMU's codebook vector (n_out = n_in values).
+//
+// Outputs that read a fifth array, `lookup` (the 5-argument nnet::som):
+//   som_activities        exp(-(d_n - d_bmu) / beta) per unit from an exp table (table_t[table_size]);
+//                         squared_euclidean first takes root_t roots (som_root), cosine uses
+//                         sim_bmu - sim_n; the slot is the gap on the half-step grid (index_t,
+//                         table_shift + 1 fractional bits) plus 1, halved; slots past the table give 0
+//   som_unit_coordinates  the BMU's two coordinates from a [n_units][2] table (hexagonal maps)
 #ifndef NNET_SOM_H_
 #define NNET_SOM_H_
 
 #include "nnet_common.h"
+#include "nnet_table.h"
 
 namespace nnet {
 
 enum som_distance { som_squared_euclidean = 0, som_manhattan = 1, som_chebyshev = 2, som_cosine = 3 };
 
-enum som_output { som_index = 0, som_coordinates = 1, som_one_hot = 2, som_distances = 3, som_label = 4 };
+enum som_output {
+    som_index = 0,
+    som_coordinates = 1,
+    som_one_hot = 2,
+    som_distances = 3,
+    som_label = 4,
+    som_activities = 5,
+    som_unit_coordinates = 6,
+    som_quantized = 7
+};
 
 struct som_config {
-    // Required typedefs: accum_t, codebook_t, label_t.
+    // Required typedefs: accum_t, codebook_t, label_t; for som_activities also table_t, index_t,
+    // root_t and the statics table_size, table_shift.
     static const unsigned n_in = 2;
     static const unsigned n_units = 6;
     static const unsigned n_cols = 3; // grid columns: unit n sits at (n / n_cols, n % n_cols)
@@ -67,6 +86,17 @@ inline typename CONFIG_T::accum_t som_distance_to(const data_T data[CONFIG_T::n_
     return acc;
 }
 
+// The distances (similarities) of the input to every unit.
+template <class data_T, typename CONFIG_T>
+inline void som_all_distances(const data_T data[CONFIG_T::n_in], const typename CONFIG_T::codebook_t codebook[],
+                              typename CONFIG_T::accum_t dist[CONFIG_T::n_units]) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
+        dist[n] = som_distance_to<data_T, CONFIG_T>(data, codebook, n);
+    }
+}
+
 // The first unit with the smallest distance (the largest similarity for cosine).
 template <typename CONFIG_T> inline unsigned som_best_unit(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units]) {
     NNET_INLINE
@@ -91,10 +121,7 @@ void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     typename CONFIG_T::accum_t dist[CONFIG_T::n_units];
     NNET_ARRAY_PARTITION_COMPLETE(dist)
-    NNET_UNROLL
-    for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
-        dist[n] = som_distance_to<data_T, CONFIG_T>(data, codebook, n);
-    }
+    som_all_distances<data_T, CONFIG_T>(data, codebook, dist);
     if (CONFIG_T::output == som_distances) {
         NNET_UNROLL
         for (unsigned n = 0; n < CONFIG_T::n_out; n++) {
@@ -110,12 +137,98 @@ void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
         res[CONFIG_T::n_out - 1] = best % CONFIG_T::n_cols;
     } else if (CONFIG_T::output == som_label) {
         res[0] = labels[best];
+    } else if (CONFIG_T::output == som_quantized) {
+        NNET_UNROLL
+        for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+            res[j] = codebook[best * CONFIG_T::n_in + j];
+        }
     } else {
         NNET_UNROLL
         for (unsigned n = 0; n < CONFIG_T::n_out; n++) {
             res[n] = n == best ? 1 : 0;
         }
     }
+}
+
+// floor(sqrt(square)) on root_T's grid: the largest root with root * root <= square, bit by bit from the top.
+template <class root_T, class square_T> inline root_T som_root(const square_T &square) {
+    NNET_INLINE
+    root_T root = 0;
+    NNET_UNROLL
+    for (int bit = root_T::width - 1; bit >= 0; bit--) {
+        root_T trial = root;
+        trial[bit] = 1;
+        if (!greater_than(trial * trial, square)) {
+            root = trial;
+        }
+    }
+    return root;
+}
+
+// The table slot of a gap >= 0: gap / 2^-table_shift rounded half up.
+template <typename CONFIG_T, class gap_T> inline unsigned som_activity_slot(const gap_T &gap) {
+    NNET_INLINE
+    const int halves = table_slot<typename CONFIG_T::index_t, CONFIG_T::table_shift + 1, 0>(gap);
+    return unsigned(halves + 1) >> 1;
+}
+
+// exp(-slot * step / beta) from the table; 0 past its end.
+template <typename CONFIG_T, class res_T, class table_T>
+inline void som_activity(unsigned slot, const table_T table[], res_T &res) {
+    NNET_INLINE
+    if (slot < CONFIG_T::table_size) {
+        res = table[slot];
+    } else {
+        res = 0;
+    }
+}
+
+// The outputs that read the lookup array; the general template is never used.
+template <unsigned Output> struct som_lookup_output;
+
+template <> struct som_lookup_output<som_activities> {
+    template <class res_T, typename CONFIG_T, class table_T>
+    static void write(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units], unsigned best,
+                      res_T res[CONFIG_T::n_out], const table_T table[]) {
+        NNET_INLINE
+        typedef typename CONFIG_T::root_t root_t;
+        const root_t best_root = som_root<root_t>(dist[best]);
+        NNET_UNROLL
+        for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
+            unsigned slot;
+            if (CONFIG_T::distance == som_squared_euclidean) {
+                slot = som_activity_slot<CONFIG_T>(som_root<root_t>(dist[n]) - best_root);
+            } else if (CONFIG_T::distance == som_cosine) {
+                slot = som_activity_slot<CONFIG_T>(dist[best] - dist[n]);
+            } else {
+                slot = som_activity_slot<CONFIG_T>(dist[n] - dist[best]);
+            }
+            som_activity<CONFIG_T>(slot, table, res[n]);
+        }
+    }
+};
+
+template <> struct som_lookup_output<som_unit_coordinates> {
+    template <class res_T, typename CONFIG_T, class table_T>
+    static void write(const typename CONFIG_T::accum_t /* dist */[CONFIG_T::n_units], unsigned best,
+                      res_T res[CONFIG_T::n_out], const table_T coordinates[]) {
+        NNET_INLINE
+        res[0] = coordinates[2 * best];
+        res[1] = coordinates[2 * best + 1];
+    }
+};
+
+// The SOM with a lookup array (outputs som_activities and som_unit_coordinates).
+template <class data_T, class res_T, typename CONFIG_T, class table_T>
+void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+         const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+         const typename CONFIG_T::label_t /* labels: unused */[CONFIG_T::n_units], const table_T lookup[]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    typename CONFIG_T::accum_t dist[CONFIG_T::n_units];
+    NNET_ARRAY_PARTITION_COMPLETE(dist)
+    som_all_distances<data_T, CONFIG_T>(data, codebook, dist);
+    const unsigned best = som_best_unit<CONFIG_T>(dist);
+    som_lookup_output<CONFIG_T::output>::template write<res_T, CONFIG_T>(dist, best, res, lookup);
 }
 
 } // namespace nnet

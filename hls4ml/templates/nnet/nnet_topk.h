@@ -5,8 +5,8 @@
 //   mask     res[i] = 1 if value i is among the k largest, else 0
 //   masked   res[i] = value i if it is among the k largest, else 0
 //
-// With magnitude, values are ranked by |x| (the outputs keep the signed values). Ties: the lower
-// index wins. Every value is ranked by all-pairs comparison: one comparator per pair (n_in (n_in-1)/2)
+// With magnitude, values are ranked by |x| (the outputs keep the signed values); with largest = false
+// the k smallest values (or |values|) are selected, smallest first. Ties: the lower index wins. Every value is ranked by all-pairs comparison: one comparator per pair (n_in (n_in-1)/2)
 // decides which of the two beats the other, rank_i counts the values beating value i, and value i is
 // selected when rank_i < k. The depth is one comparison plus a counter, whatever k is; the ranks are
 // a permutation, so output slot s takes the one value of rank s. Writes: the selected value, the
@@ -26,6 +26,7 @@ struct topk_config {
     static const unsigned n_out = 1; // k for values and indices, n_in for mask and masked
     static const unsigned output = topk_values;
     static const bool magnitude = false; // rank by |x|
+    static const bool largest = true;    // false: the k smallest
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
 };
@@ -42,8 +43,10 @@ template <class T> inline bool magnitude_greater(const T &a, const T &b) {
     return is_negative(a + b);     // a < 0 <= b: -a > b
 }
 
+// a ranks before b (strictly): greater (largest) or smaller (smallest), by value or by magnitude.
 template <typename CONFIG_T, class T> inline bool topk_better(const T &a, const T &b) {
-    return CONFIG_T::magnitude ? magnitude_greater(a, b) : greater_than(a, b);
+    const T &high = CONFIG_T::largest ? a : b, &low = CONFIG_T::largest ? b : a;
+    return CONFIG_T::magnitude ? magnitude_greater(high, low) : greater_than(high, low);
 }
 
 // rank[i] = how many values beat value i: a higher value, or an equal one at a lower index.

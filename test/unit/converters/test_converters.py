@@ -71,6 +71,29 @@ def test_bit_exact_is_refused_for_now(model, tmp_path) -> None:
         convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), bit_exact=True)
 
 
+def test_a_catapult_asic_config_keeps_its_backend_and_writer_keys(model, tmp_path) -> None:
+    """Technology, ASICLibs and FIFO (Catapult), and WriterConfig, reach the backend as the keywords would."""
+    text = f"""
+KerasModel: null
+OutputDir: {tmp_path / 'prj'}
+Backend: Catapult
+Technology: asic
+ASICLibs: [nangate-45nm_beh]
+FIFO: 16
+ClockPeriod: 3
+WriterConfig:
+  Namespace: asic_ns
+  WriteTar: true
+"""
+    settings = yaml.safe_load(text)
+    settings['KerasModel'] = model
+    hls_model = convert_from_config(settings)
+    config = hls_model.config
+    assert config['Technology'] == 'asic' and config['ClockPeriod'] == 3 and 'Part' not in config
+    assert config['WriterConfig']['Namespace'] == 'asic_ns' and config['WriterConfig']['WriteTar'] is True
+    assert config['ASICLibs'] == 'nangate-45nm_beh' and config['FIFO'] == 16
+
+
 def test_convert_from_a_config_dictionary(model, tmp_path) -> None:
     hls_model = convert_from_config(
         {

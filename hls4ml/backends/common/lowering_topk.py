@@ -1,0 +1,88 @@
+"""Lowering of the soft top-k and the two router kinds (docs/topk.md, docs/moe.md): config structs, tables."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.backends.common.tables import emit_tables
+from hls4ml.model.layer_tables import layer_tables
+from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants, soft_topk_reciprocals
+from hls4ml.model.types import FixedPrecisionType
+
+if TYPE_CHECKING:
+    from hls4ml.backends.common.lowering import LoweringContext
+    from hls4ml.model.ir import Layer
+
+
+def _input_type(layer: Layer, context: LoweringContext) -> FixedPrecisionType:
+    precision = context.graph.input_type(layer)
+    assert isinstance(precision, FixedPrecisionType)
+    return precision
+
+
+def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """The internal types from `soft_topk_types`, l and its derived constants as doubles, the
+    reciprocal table of the polish as a constant array."""
+    impl = context.start(layer, 'nnet_softtopk.h', 'nnet::soft_topk_config', 'nnet::soft_topk')
+    attributes, index = layer.attributes, context.index[layer.name]
+    k, strength, mode = attributes['k'], attributes['l'], attributes['mode']
+    types = layer_soft_topk_types(layer, _input_type(layer, context))
+    impl.statics += [
+        ('unsigned', 'k', str(k)),
+        ('unsigned', 'mode', f'nnet::soft_topk_{mode}'),
+        ('unsigned', 'iterations', str(attributes['iterations'])),
+        ('bool', 'magnitude', 'false'),
+        ('unsigned', 'recip_size', str((attributes['n_in'] + 1) * (k + 1))),
+        ('unsigned', 'io_type', context.io_type),
+    ]
+    impl.statics += [
+        ('constexpr double', name, repr(value)) for name, value in soft_topk_constants(k, strength).items()
+    ]
+    for alias in ('keys', 'threshold', 'sum', 'param', 'recip'):
+        precision: FixedPrecisionType = getattr(types, alias)
+        impl.typedefs.append((f'{"abs" if alias == "keys" else alias}_t', precision.spelling(context.family)))
+    name = f'r{index}'
+    values = soft_topk_reciprocals(attributes['n_in'], k, strength, mode)
+    where = f'{layer.describe()}, reciprocal table'
+    impl.arrays.append(
+        const_array(name, types.recip.spelling(context.family), values, types.recip, context.family, where)
+    )
+    impl.arguments.append(name)
+    return impl
+
+
+def lower_router(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """k, the gate normalisation and the output; the stable-softmax exp and reciprocal tables."""
+    impl = context.start(layer, 'nnet_router.h', 'nnet::router_config', 'nnet::router')
+    attributes = layer.attributes
+    tables = layer_tables(layer, _input_type(layer, context))
+    impl.statics += [
+        ('unsigned', 'k', str(attributes['k'])),
+        ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
+        ('bool', 'renormalize', 'true' if attributes['renormalize'] else 'false'),
+        ('unsigned', 'output', f'nnet::router_{attributes["output"]}'),
+        ('unsigned', 'table_size', str(tables['exp_'].size)),
+        ('unsigned', 'io_type', context.io_type),
+    ]
+    impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    emit_tables(layer, context, impl, tables)
+    return impl
+
+
+def lower_expert_choice(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """Rows of n_slice = n_in expert logits per token, the group's tokens and capacity; the tables of
+    the stable softmax of each row."""
+    impl = context.start(layer, 'nnet_router.h', 'nnet::expert_choice_config', 'nnet::expert_choice')
+    attributes = layer.attributes
+    tables = layer_tables(layer, _input_type(layer, context))
+    impl.statics += [
+        ('unsigned', 'n_slice', str(attributes['n_in'])),
+        ('unsigned', 'n_tokens', str(attributes['n_tokens'])),
+        ('unsigned', 'capacity', str(attributes['capacity'])),
+        ('unsigned', 'table_size', str(tables['exp_'].size)),
+        ('unsigned', 'io_type', context.io_type),
+    ]
+    impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    emit_tables(layer, context, impl, tables)
+    return impl

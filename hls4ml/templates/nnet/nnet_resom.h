@@ -1,0 +1,231 @@
+// ReSOM layer for io_parallel: two self-organizing maps (inputs x and y) associated by a Hebbian
+// lateral matrix H[n_units_x][n_units_y] (docs/resom.md, seed-layers spec A.9).
+//
+// Arithmetic (bit for bit; hls4ml/model/reference/resom.py), every `v = ...` a write into v's type:
+//   dist_n = SOM distance (nnet_som.h), bmu = first smallest; act_n = the SOM's som_activities
+//   (exp(-(d_n - d_bmu) / beta) from a table computed in Python). Then `iterations` Jacobi rounds:
+//   lateral_x[i] = sum_j H[i][j] * act_y[j] ('all') or H[i][winner_y] ('bmu'); lateral_y likewise with H^T;
+//   top = largest lateral value; product: v = act * lateral, s = top; sum: v = top * act + lateral,
+//   s = top + top; act' = floor(v / s) at activity_t's LSB (restoring division); top == 0: product
+//   gives 0, sum gives floor(act / 2). winner = first largest act'. Global winner: x's unless y's
+//   activity is strictly larger. On-chip learning kernels: nnet_som_learn.h.
+#ifndef NNET_RESOM_H_
+#define NNET_RESOM_H_
+
+#include "nnet_common.h"
+#include "nnet_som.h"
+
+namespace nnet {
+
+enum resom_source { resom_all = 0, resom_bmu = 1 };
+
+enum resom_combine { resom_product = 0, resom_sum = 1 };
+
+enum resom_output { resom_label = 0, resom_index = 1, resom_winners = 2, resom_activities = 3 };
+
+struct resom_config {
+    // Required typedefs: accum_x_t, accum_y_t, codebook_x_t, codebook_y_t, lateral_t, lateral_accum_t,
+    // activity_t, remainder_t, label_t, table_x_index_t, table_y_index_t, root_x_t, root_y_t.
+    static const unsigned n_in = 2;   // x values
+    static const unsigned n_in_y = 2; // y values
+    static const unsigned n_units_x = 4;
+    static const unsigned n_units_y = 4;
+    static const unsigned n_out = 1;
+    static const unsigned distance = som_squared_euclidean;
+    static const unsigned source = resom_all;
+    static const unsigned combine = resom_product;
+    static const unsigned iterations = 1;
+    static const unsigned output = resom_label;
+    static const unsigned activity_fraction = 15; // fractional bits of activity_t: quotient bits - 1
+    static const unsigned table_size = 1024;
+    static const int table_x_shift = 0; // the activity tables' grids (nnet_som.h som_activities)
+    static const int table_y_shift = 0;
+    static const unsigned io_type = io_parallel;
+    static const unsigned reuse_factor = 1;
+};
+
+// The SOM view of one map, for the distance, BMU and activity functions of nnet_som.h.
+template <class CONFIG_T, bool IsY> struct resom_map;
+
+template <class CONFIG_T> struct resom_map<CONFIG_T, false> {
+    typedef typename CONFIG_T::accum_x_t accum_t;
+    typedef typename CONFIG_T::codebook_x_t codebook_t;
+    typedef typename CONFIG_T::table_x_index_t index_t;
+    typedef typename CONFIG_T::root_x_t root_t;
+    static const unsigned n_in = CONFIG_T::n_in;
+    static const unsigned n_units = CONFIG_T::n_units_x;
+    static const unsigned n_out = CONFIG_T::n_units_x;
+    static const unsigned distance = CONFIG_T::distance;
+    static const unsigned table_size = CONFIG_T::table_size;
+    static const int table_shift = CONFIG_T::table_x_shift;
+};
+
+template <class CONFIG_T> struct resom_map<CONFIG_T, true> {
+    typedef typename CONFIG_T::accum_y_t accum_t;
+    typedef typename CONFIG_T::codebook_y_t codebook_t;
+    typedef typename CONFIG_T::table_y_index_t index_t;
+    typedef typename CONFIG_T::root_y_t root_t;
+    static const unsigned n_in = CONFIG_T::n_in_y;
+    static const unsigned n_units = CONFIG_T::n_units_y;
+    static const unsigned n_out = CONFIG_T::n_units_y;
+    static const unsigned distance = CONFIG_T::distance;
+    static const unsigned table_size = CONFIG_T::table_size;
+    static const int table_shift = CONFIG_T::table_y_shift;
+};
+
+// Afferent activities of one map: the SOM's output som_activities, exp(-(d_n - d_bmu) / beta) from
+// its table (in activity_t); returns the BMU.
+template <class data_T, class CONFIG_T, class MAP_T>
+inline unsigned resom_afferent(const data_T data[MAP_T::n_in], const typename MAP_T::codebook_t codebook[],
+                               const typename CONFIG_T::activity_t table[CONFIG_T::table_size],
+                               typename CONFIG_T::activity_t act[MAP_T::n_units]) {
+    NNET_INLINE
+    typename MAP_T::accum_t dist[MAP_T::n_units];
+    NNET_ARRAY_PARTITION_COMPLETE(dist)
+    NNET_UNROLL
+    for (unsigned n = 0; n < MAP_T::n_units; n++) {
+        dist[n] = som_distance_to<data_T, MAP_T>(data, codebook, n);
+    }
+    const unsigned bmu = som_best_unit<MAP_T>(dist);
+    som_lookup_output<som_activities>::template write<typename CONFIG_T::activity_t, MAP_T>(dist, bmu, act, table);
+    return bmu;
+}
+
+// The first index of the largest of n values (a scan moving only on a strictly larger value).
+template <class T, unsigned N> inline unsigned resom_first_largest(const T values[N]) {
+    NNET_INLINE
+    unsigned best = 0;
+    NNET_UNROLL
+    for (unsigned n = 1; n < N; n++) {
+        if (greater_than(values[n], values[best])) {
+            best = n;
+        }
+    }
+    return best;
+}
+
+// floor(value / divisor) at the quotient type's LSB, by restoring division: one compare-subtract per
+// quotient bit, from weight 1 down to 2^-fraction_bits. Requires 0 <= value <= divisor.
+template <class quotient_T, class remainder_T, unsigned FractionBits>
+inline quotient_T resom_divide(remainder_T value, const remainder_T &divisor) {
+    NNET_INLINE
+    quotient_T quotient = 0;
+    quotient_T weight = 1;
+    const quotient_T half = 0.5;
+    NNET_UNROLL
+    for (unsigned bit = 0; bit <= FractionBits; bit++) {
+        if (!greater_than(divisor, value)) {
+            value = value - divisor;
+            quotient = quotient + weight;
+        }
+        value = value + value;
+        weight = weight * half;
+    }
+    return quotient;
+}
+
+// The lateral input of a map of N units from the other map (M units) through H (transposed when
+// `Transposed`: H is stored [n_units_x][n_units_y] and the y map reads its columns).
+template <class CONFIG_T, unsigned N, unsigned M, bool Transposed>
+inline void resom_lateral(const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+                          const typename CONFIG_T::activity_t other[M], unsigned other_winner,
+                          typename CONFIG_T::lateral_accum_t result[N]) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned i = 0; i < N; i++) {
+        if (CONFIG_T::source == resom_bmu) {
+            result[i] = lateral[Transposed ? other_winner * N + i : i * M + other_winner];
+            continue;
+        }
+        typename CONFIG_T::lateral_accum_t acc = 0;
+        NNET_UNROLL
+        for (unsigned j = 0; j < M; j++) {
+            acc += lateral[Transposed ? j * N + i : i * M + j] * other[j];
+        }
+        result[i] = acc;
+    }
+}
+
+// One map's new activities from its activities and its lateral input (product or mean, normalised).
+template <class CONFIG_T, unsigned N>
+inline void resom_combine(typename CONFIG_T::activity_t act[N], const typename CONFIG_T::lateral_accum_t lateral[N]) {
+    NNET_INLINE
+    typedef typename CONFIG_T::remainder_t remainder_t;
+    typedef typename CONFIG_T::activity_t activity_t;
+    typedef typename CONFIG_T::lateral_accum_t lateral_accum_t;
+    static const unsigned bits = CONFIG_T::activity_fraction;
+    const lateral_accum_t top = lateral[resom_first_largest<lateral_accum_t, N>(lateral)];
+    const bool active = is_positive(top);
+    const remainder_t two = 2;
+    NNET_UNROLL
+    for (unsigned n = 0; n < N; n++) {
+        remainder_t value = act[n]; // no lateral input: the sum's mean is act / 2
+        remainder_t divisor = two;
+        if (active && CONFIG_T::combine == resom_product) {
+            value = act[n] * lateral[n];
+            divisor = top;
+        } else if (active) {
+            value = top * act[n] + lateral[n];
+            divisor = top + top;
+        }
+        if (active || CONFIG_T::combine == resom_sum) {
+            act[n] = resom_divide<activity_t, remainder_t, bits>(value, divisor);
+        } else {
+            act[n] = 0;
+        }
+    }
+}
+
+template <class data_x_T, class data_y_T, class res_T, typename CONFIG_T>
+void resom(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[CONFIG_T::n_in_y], res_T res[CONFIG_T::n_out],
+           const typename CONFIG_T::codebook_x_t codebook_x[CONFIG_T::n_units_x * CONFIG_T::n_in],
+           const typename CONFIG_T::codebook_y_t codebook_y[CONFIG_T::n_units_y * CONFIG_T::n_in_y],
+           const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+           const typename CONFIG_T::label_t labels[CONFIG_T::n_units_x + CONFIG_T::n_units_y],
+           const typename CONFIG_T::activity_t table_x[CONFIG_T::table_size],
+           const typename CONFIG_T::activity_t table_y[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    static const unsigned n_x = CONFIG_T::n_units_x;
+    static const unsigned n_y = CONFIG_T::n_units_y;
+    typename CONFIG_T::activity_t act_x[n_x], act_y[n_y];
+    typename CONFIG_T::lateral_accum_t lateral_x[n_x], lateral_y[n_y];
+    NNET_ARRAY_PARTITION_COMPLETE(act_x)
+    NNET_ARRAY_PARTITION_COMPLETE(act_y)
+    NNET_ARRAY_PARTITION_COMPLETE(lateral_x)
+    NNET_ARRAY_PARTITION_COMPLETE(lateral_y)
+    typedef resom_map<CONFIG_T, false> map_x;
+    typedef resom_map<CONFIG_T, true> map_y;
+    unsigned winner_x = resom_afferent<data_x_T, CONFIG_T, map_x>(data_x, codebook_x, table_x, act_x);
+    unsigned winner_y = resom_afferent<data_y_T, CONFIG_T, map_y>(data_y, codebook_y, table_y, act_y);
+    NNET_UNROLL
+    for (unsigned round = 0; round < CONFIG_T::iterations; round++) {
+        resom_lateral<CONFIG_T, n_x, n_y, false>(lateral, act_y, winner_y, lateral_x);
+        resom_lateral<CONFIG_T, n_y, n_x, true>(lateral, act_x, winner_x, lateral_y);
+        resom_combine<CONFIG_T, n_x>(act_x, lateral_x);
+        resom_combine<CONFIG_T, n_y>(act_y, lateral_y);
+        winner_x = resom_first_largest<typename CONFIG_T::activity_t, n_x>(act_x);
+        winner_y = resom_first_largest<typename CONFIG_T::activity_t, n_y>(act_y);
+    }
+    if (CONFIG_T::output == resom_activities) {
+        NNET_UNROLL
+        for (unsigned n = 0; n < n_x + n_y; n++) {
+            res[n] = n < n_x ? act_x[n] : act_y[n - n_x];
+        }
+        return;
+    }
+    if (CONFIG_T::output == resom_winners) {
+        res[0] = winner_x;
+        res[CONFIG_T::n_out - 1] = winner_y;
+        return;
+    }
+    const unsigned winner = greater_than(act_y[winner_y], act_x[winner_x]) ? n_x + winner_y : winner_x;
+    if (CONFIG_T::output == resom_index) {
+        res[0] = winner;
+    } else {
+        res[0] = labels[winner];
+    }
+}
+
+} // namespace nnet
+
+#endif

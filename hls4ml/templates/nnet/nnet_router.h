@@ -1,0 +1,207 @@
+// Token-choice MoE router over n_in expert logits, io_parallel (docs/moe.md, seed-layers.md B.5, B.6).
+//
+//   gates    res[e] = the gate of expert e if it is among the k chosen, else 0 (n_in values)
+//   weights  res[s] = the gate of the (s+1)-th chosen expert (k values)
+//   indices  res[s] = the (s+1)-th chosen expert (k values)
+//
+// Selection is on the raw logits (softmax is monotone): k passes of an argmax comparator tree over
+// the experts not chosen yet, n_in - 1 comparators and depth ceil(log2 n_in) per pass, k (n_in - 1)
+// in all, instead of a sort. In the tree the left operand always has the lower index and the right
+// one wins only when strictly greater, so ties go to the lower index. Gates: e_s = exp_table(r_s -
+// r_max) (r_max is the first choice), sum = e over the k chosen in rank order (renormalize: softmax of
+// the kept logits, as Mixtral) or over all n_in experts in index order (the softmax probabilities, as
+// V-MoE and Switch), gate_s = e_s * inv_table(sum). The tables and their grid are those of the stable
+// softmax (nnet_softmax.h, hls4ml/model/tables.py). Writes: e into exp_table_t, the sum into accum_t,
+// the gates into res_T.
+#ifndef NNET_ROUTER_H_
+#define NNET_ROUTER_H_
+
+#include "nnet_common.h"
+#include "nnet_softmax.h"
+#include "nnet_table.h"
+#include "nnet_topk.h"
+
+namespace nnet {
+
+enum router_output { router_gates = 0, router_weights = 1, router_indices = 2 };
+
+struct router_config {
+    // Required typedefs: exp_table_t, inv_table_t, exp_index_t, inv_index_t, accum_t.
+    static const unsigned n_in = 8; // experts
+    static const unsigned k = 2;
+    static const unsigned n_out = 8; // n_in for gates, k for weights and indices
+    static const bool renormalize = true;
+    static const unsigned output = router_gates;
+    static const unsigned table_size = 1024;
+    static const int exp_table_shift = 0;
+    static const int exp_table_start = 0;
+    static const int inv_table_shift = 0;
+    static const int inv_table_start = 0;
+    static const unsigned io_type = io_parallel;
+    static const unsigned reuse_factor = 1;
+};
+
+// One pass: the best expert not taken yet, by a comparator tree; the lower index wins ties.
+template <class data_T, typename CONFIG_T>
+inline unsigned router_argmax(const data_T data[CONFIG_T::n_in], const bool taken[CONFIG_T::n_in]) {
+    NNET_INLINE
+    unsigned best[CONFIG_T::n_in];
+    bool open[CONFIG_T::n_in]; // best[i] is a candidate (not taken)
+    NNET_ARRAY_PARTITION_COMPLETE(best)
+    NNET_ARRAY_PARTITION_COMPLETE(open)
+    NNET_UNROLL
+    for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
+        best[i] = i;
+        open[i] = !taken[i];
+    }
+    NNET_UNROLL
+    for (unsigned stride = 1; stride < CONFIG_T::n_in; stride *= 2) {
+        NNET_UNROLL
+        for (unsigned i = 0; i + stride < CONFIG_T::n_in; i += 2 * stride) {
+            const unsigned left = best[i], right = best[i + stride];
+            const bool right_wins = open[i + stride] && (!open[i] || greater_than(data[right], data[left]));
+            if (right_wins) {
+                best[i] = right;
+                open[i] = true;
+            }
+        }
+    }
+    return best[0];
+}
+
+// The k chosen experts in descending logit order.
+template <class data_T, typename CONFIG_T>
+inline void router_select(const data_T data[CONFIG_T::n_in], unsigned chosen[CONFIG_T::k]) {
+    NNET_INLINE
+    bool taken[CONFIG_T::n_in];
+    NNET_ARRAY_PARTITION_COMPLETE(taken)
+    NNET_UNROLL
+    for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
+        taken[i] = false;
+    }
+    NNET_UNROLL
+    for (unsigned s = 0; s < CONFIG_T::k; s++) {
+        chosen[s] = router_argmax<data_T, CONFIG_T>(data, taken);
+        taken[chosen[s]] = true;
+    }
+}
+
+// The k gates in rank order.
+template <class data_T, class res_T, typename CONFIG_T>
+inline void router_gate_values(const data_T data[CONFIG_T::n_in], const unsigned chosen[CONFIG_T::k], res_T gates[CONFIG_T::k],
+                           const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                           const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_INLINE
+    const data_T top = data[chosen[0]];
+    typename CONFIG_T::exp_table_t kept[CONFIG_T::k];
+    NNET_ARRAY_PARTITION_COMPLETE(kept)
+    typename CONFIG_T::accum_t sum = 0;
+    NNET_UNROLL
+    for (unsigned s = 0; s < CONFIG_T::k; s++) {
+        kept[s] = softmax_exp<CONFIG_T>(exp_table, data[chosen[s]] - top);
+        if (CONFIG_T::renormalize)
+            sum += kept[s];
+    }
+    if (!CONFIG_T::renormalize) {
+        NNET_UNROLL
+        for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
+            const typename CONFIG_T::exp_table_t term = softmax_exp<CONFIG_T>(exp_table, data[i] - top);
+            sum += term;
+        }
+    }
+    typedef typename CONFIG_T::inv_index_t index_t;
+    const int slot = table_slot<index_t, CONFIG_T::inv_table_shift, CONFIG_T::inv_table_start>(sum);
+    const typename CONFIG_T::inv_table_t inverse = inv_table[clamp_slot<CONFIG_T::table_size>(slot)];
+    NNET_UNROLL
+    for (unsigned s = 0; s < CONFIG_T::k; s++) {
+        gates[s] = kept[s] * inverse;
+    }
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void router(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+            const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+            const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    unsigned chosen[CONFIG_T::k];
+    NNET_ARRAY_PARTITION_COMPLETE(chosen)
+    router_select<data_T, CONFIG_T>(data, chosen);
+    if (CONFIG_T::output == router_indices) {
+        NNET_UNROLL
+        for (unsigned s = 0; s < CONFIG_T::k; s++) {
+            res[s] = chosen[s];
+        }
+        return;
+    }
+    res_T gates[CONFIG_T::k];
+    NNET_ARRAY_PARTITION_COMPLETE(gates)
+    router_gate_values<data_T, res_T, CONFIG_T>(data, chosen, gates, exp_table, inv_table);
+    if (CONFIG_T::output == router_weights) {
+        NNET_UNROLL
+        for (unsigned s = 0; s < CONFIG_T::k; s++) {
+            res[s] = gates[s];
+        }
+        return;
+    }
+    NNET_UNROLL
+    for (unsigned e = 0; e < CONFIG_T::n_in; e++) {
+        res[e] = 0;
+        NNET_UNROLL
+        for (unsigned s = 0; s < CONFIG_T::k; s++) {
+            if (chosen[s] == e)
+                res[e] = gates[s];
+        }
+    }
+}
+
+// ---- expert choice -------------------------------------------------------------------------------
+//
+// A group of n_tokens tokens, each a row of n_slice expert logits (data[n_in], row-major): P = the
+// stable softmax of each row (nnet::softmax_stable, written into res_T); each expert keeps the P of
+// its `capacity` best tokens and writes 0 for the others. An expert's ranking is the all-pairs rank of
+// its column (nnet_topk.h: the lower token index wins ties), n_tokens (n_tokens - 1) / 2 comparators
+// per expert. The io_stream kernel (nnet_router_stream.h) keeps one insertion queue per expert instead.
+struct expert_choice_config : softmax_config {
+    static const unsigned n_tokens = 6;
+    static const unsigned capacity = 2;
+};
+
+template <typename CONFIG_T> struct expert_choice_column {
+    static const unsigned n_in = CONFIG_T::n_tokens;
+    static const bool magnitude = false;
+    static const bool largest = true;
+};
+
+template <class data_T, class res_T, typename CONFIG_T>
+void expert_choice(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+                   const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                   const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    static const unsigned experts = CONFIG_T::n_slice;
+    res_T probabilities[CONFIG_T::n_in];
+    NNET_ARRAY_PARTITION_COMPLETE(probabilities)
+    softmax_stable<data_T, res_T, CONFIG_T>(data, probabilities, exp_table, inv_table);
+    NNET_UNROLL
+    for (unsigned e = 0; e < experts; e++) {
+        res_T column[CONFIG_T::n_tokens];
+        unsigned rank[CONFIG_T::n_tokens];
+        NNET_ARRAY_PARTITION_COMPLETE(column)
+        NNET_ARRAY_PARTITION_COMPLETE(rank)
+        NNET_UNROLL
+        for (unsigned t = 0; t < CONFIG_T::n_tokens; t++) {
+            column[t] = probabilities[t * experts + e];
+        }
+        topk_ranks<res_T, expert_choice_column<CONFIG_T>>(column, rank);
+        NNET_UNROLL
+        for (unsigned t = 0; t < CONFIG_T::n_tokens; t++) {
+            if (rank[t] < CONFIG_T::capacity)
+                res[t * experts + e] = column[t];
+            else
+                res[t * experts + e] = 0;
+        }
+    }
+}
+
+} // namespace nnet
+
+#endif

@@ -1,0 +1,60 @@
+"""Sparse soft top-k (mask and magnitude) compiled with g++ on Vitis, oneAPI and Catapult in both IO
+types: predict() equals the reference interpreter bit for bit, and stays within the documented error
+bound of the exact float solution (docs/topk.md); inputs mix wide gaps (the exactly-hard fast path),
+the bisection and ties."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hls4ml
+from hls4ml.converters.builder import GraphBuilder, Origin
+from hls4ml.model.graph import ModelGraph
+from hls4ml.model.interpreter import interpret
+from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_error_bound
+from hls4ml.model.reference.soft_topk_exact import soft_topk_magnitude_exact, soft_topk_mask_exact
+
+pytestmark = pytest.mark.csim
+N = 8
+LAYERS = (  # name, k, l, mode, iterations
+    ('mask', 2, 0.25, 'mask', 12),
+    ('mask_wide', 3, 2.0, 'mask', 8),
+    ('magnitude', 3, 0.5, 'magnitude', 10),
+)
+
+
+def _model(tmp_path, backend: str, io_type: str) -> ModelGraph:
+    builder = GraphBuilder('full')
+    x = builder.input(Origin('x', 'input'), (N,))
+    for name, k, strength, mode, iterations in LAYERS:
+        y = builder.soft_topk(Origin(name, 'SparseSoftTopK'), x, k, strength, mode, iterations)
+        builder.output(y, Origin(f'{name}_out', 'output'))
+    graph, origin = builder.finish()
+    config = hls4ml.utils.create_config(str(tmp_path / 'prj'), 'myproject', backend, io_type=io_type)
+    config['HLSConfig'] = {'Model': {'Precision': 'fixed<12,4>', 'ReuseFactor': 1}}
+    return ModelGraph(config, graph, origin)
+
+
+def _inputs() -> np.ndarray:
+    rng = np.random.default_rng(0)
+    smooth = rng.normal(0, 1, (40, N))
+    ties = rng.integers(-3, 4, (20, N)) / 2
+    return np.concatenate([smooth, ties, 4 * smooth[:10]])
+
+
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+@pytest.mark.parametrize('backend', ['Vitis', 'oneAPI', 'Catapult'])
+def test_soft_topk_bit_exact_and_within_bound(tmp_path, backend: str, io_type: str) -> None:
+    model = _model(tmp_path, backend, io_type)
+    x = _inputs()
+    predicted = model.predict(x)
+    references, per_layer = interpret(model, x)
+    quantized = per_layer['x'].to_double()
+    for (name, k, strength, mode, iterations), output, reference in zip(LAYERS, predicted, references, strict=True):
+        np.testing.assert_array_equal(output, reference.to_double(), err_msg=name)
+        layer = model.graph.layers[name]
+        types = layer_soft_topk_types(layer, model.graph.input_type(layer))
+        polished, bracket = soft_topk_error_bound(types, layer.types['result'], strength, mode)
+        exact = (soft_topk_mask_exact if mode == 'mask' else soft_topk_magnitude_exact)(quantized, k, strength)
+        assert np.abs(output - exact).max() <= polished + bracket * 2.0**-iterations, name
