@@ -25,7 +25,10 @@ LAYER_SETTINGS = {
     'Activation': ('table_size',),
     'ParametrizedActivation': ('table_size',),
     'Softmax': ('table_size', 'implementation', 'skip'),
-    'SOM': ('reuse_factor',),
+    'Router': ('table_size',),
+    'ExpertChoiceRouter': ('table_size',),
+    'SOM': ('reuse_factor', 'table_size'),  # table_size: the activity table (output 'activities')
+    'ReSOM': ('reuse_factor', 'table_size'),  # table_size: both maps' activity tables
 }
 
 
@@ -136,7 +139,15 @@ class ModelGraph:
         """(predictions, {layer name: outputs of shape (n_samples, *layer output shape)})."""
         return self._ensure_compiled().trace(x)
 
+    def estimate(self, part: str | None = None) -> Any:
+        """Analytic latency and resource estimate (hls4ml.estimate.Estimate): no vendor tool needed.
+        `part` overrides the configured part (it chooses the device facts and the utilisation)."""
+        from hls4ml.estimate import estimate_model
+
+        return estimate_model(self, part)
+
     def build(self, **kwargs: Any) -> dict[str, Any]:
-        """Run the backend's vendor tool on the written project; needs the tool installed."""
+        """Run the backend's vendor tool on the written project (it must be installed) and return its
+        parsed reports, as hls4ml.report.parse_<vendor>_report gives them (docs/backends.md)."""
         self.write()
         return self.backend.build(self, **kwargs)

@@ -1,0 +1,139 @@
+"""Map a vendor-neutral `Cost` onto a device family: DSP blocks, LUTs, registers, block RAMs.
+
+Every rule is in docs/estimator.md ("Mapping"); the thresholds below are the ones named there.
+Where the tools may choose either of two implementations (a multiplier in a DSP or in LUTs, a
+memory in LUTs or in block RAM) the range spans both choices: low = 0 of the one, high = all of it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hls4ml.estimate.devices import Family
+from hls4ml.estimate.primitives import ZERO, Cost, Memory, Multiplier, Range
+
+LUT_PRODUCT_BITS = 10  # both operands at most this wide: the product is built in LUTs
+NARROW_OPERAND_BITS = 3  # one operand at most this wide: a few shifted adds, in LUTs
+DSP_OPERAND_BITS = 11  # both operands at least this wide (and not a cheap constant): a DSP
+LUT_MEMORY_BITS = 1024  # a memory of at most this many bits goes to LUTs (distributed RAM / ROM)
+BLOCK_MEMORY_BITS = 16384  # at least this many bits (or deeper than BLOCK_DEPTH): block RAM
+BLOCK_DEPTH = 1024
+SRL_DEPTH = 32  # a FIFO at most this deep is a shift register in LUTs (SRL32)
+FIFO_CONTROL = (10, 20)  # LUTs (and as many FFs) of one FIFO's pointers and flags
+
+
+def placement(multiplier: Multiplier) -> str:
+    """Where a multiplier goes: 'none' (zero, or a constant power of two: a shift), 'lut', 'dsp', or
+    'either' (widths at which the tools decide by timing and their own heuristics)."""
+    digits = multiplier.digits
+    if digits is not None and digits <= 1:
+        return 'none'
+    if digits == 2:
+        return 'lut'  # one shifted add
+    a, b = multiplier.data_bits, multiplier.coefficient_bits
+    if max(a, b) <= LUT_PRODUCT_BITS or min(a, b) <= NARROW_OPERAND_BITS:
+        return 'lut'
+    if min(a, b) >= DSP_OPERAND_BITS and (digits is None or digits > 3):
+        return 'dsp'
+    return 'either'
+
+
+def dsps_per_multiplier(family: Family, a: int, b: int) -> Range:
+    """DSP blocks of one a x b signed product. Low: the operands split into chunks of the DSP shape;
+    high: every chunk after the first is unsigned, so it holds one bit less."""
+    costs = []
+    for shrink in (0, 1):
+        best = math.inf
+        for width_a, width_b, cost in family.dsp_shapes:
+            for x, y in ((a, b), (b, a)):
+                if x <= width_a and y <= width_b:
+                    best = min(best, cost)
+                    continue
+                chunks = math.ceil(x / (width_a - shrink)) * math.ceil(y / (width_b - shrink))
+                best = min(best, chunks * cost)
+        costs.append(best)
+    return Range(costs[0], costs[1])
+
+
+def lut_multiplier(multiplier: Multiplier) -> Range:
+    """LUTs of one multiplier in fabric: a constant is (digits - 1) adders as wide as the shifted sum;
+    a variable a x b product about a*b/2 to a*b LUTs (one LUT6 per one or two partial-product bits)."""
+    a, b = multiplier.data_bits, multiplier.coefficient_bits
+    if multiplier.digits is not None:
+        return Range.exact((multiplier.digits - 1) * (a + b)).scale(0.75, 1.25)
+    return Range(a * b / 2, a * b)
+
+
+def map_multipliers(cost: Cost, family: Family) -> tuple[Range, Range, Range]:
+    """(DSP, LUT, FF) of every multiplier of a cost."""
+    dsp, lut, ff = ZERO, ZERO, ZERO
+    for multiplier in cost.multipliers:
+        where = placement(multiplier)
+        if where == 'none':
+            continue
+        count = multiplier.count
+        in_dsp = dsps_per_multiplier(family, multiplier.data_bits, multiplier.coefficient_bits).scale(count)
+        glue = Range(0, max(in_dsp.high / count - 1, 0) * (multiplier.data_bits + multiplier.coefficient_bits))
+        in_lut = lut_multiplier(multiplier).scale(count)
+        out_bits = Range(0, count * (multiplier.data_bits + multiplier.coefficient_bits))
+        if where == 'dsp':
+            dsp, lut = dsp + in_dsp, lut + glue.scale(count)
+        elif where == 'lut':
+            lut, ff = lut + in_lut, ff + out_bits
+        else:
+            dsp, lut, ff = dsp + Range(0, in_dsp.high), lut + Range(0, in_lut.high), ff + out_bits
+    return dsp, lut, ff
+
+
+def block_count(shapes: tuple[tuple[int, int], ...], words: int, width: int) -> int:
+    """Block RAMs holding words x width: the cheapest of the block's layouts."""
+    return min(math.ceil(words / depth) * math.ceil(width / bits) for depth, bits in shapes)
+
+
+def map_memory(memory: Memory, family: Family) -> dict[str, Range]:
+    """LUT, FF and block RAMs of one memory (replicated for its simultaneous reads)."""
+    blocks = block_count(family.memory_shapes, memory.words, memory.width) * math.ceil(memory.reads / 2)
+    in_luts = math.ceil(memory.words / family.lutram_depth) * memory.width * memory.reads
+    if memory.role == 'fifo':
+        return _map_fifo(memory, family, blocks)
+    if memory.bits <= LUT_MEMORY_BITS:
+        return {'LUT': Range.exact(in_luts)}
+    if memory.bits >= BLOCK_MEMORY_BITS or memory.words > BLOCK_DEPTH:
+        return {'BRAM': Range.exact(blocks)}
+    return {'LUT': Range(0, in_luts), 'BRAM': Range(0, blocks)}
+
+
+def _map_fifo(memory: Memory, family: Family, blocks: int) -> dict[str, Range]:
+    control = Range(*FIFO_CONTROL)
+    shift_register = math.ceil(memory.words / SRL_DEPTH) * memory.width
+    if memory.words <= SRL_DEPTH:
+        return {'LUT': control + Range.exact(shift_register), 'FF': control + Range.exact(memory.width)}
+    if memory.bits >= BLOCK_MEMORY_BITS or memory.words > BLOCK_DEPTH:
+        return {'LUT': control, 'FF': control, 'BRAM': Range.exact(blocks)}
+    return {'LUT': control + Range(0, shift_register), 'FF': control, 'BRAM': Range(0, blocks)}
+
+
+def map_cost(cost: Cost, family: Family) -> dict[str, Range]:
+    """Neutral resources of a cost: DSP, LUT, FF, BRAM (the family's block RAM)."""
+    dsp, lut, ff = map_multipliers(cost, family)
+    lut = lut + Range.exact(cost.adder_bits + cost.logic_bits)
+    ff = ff + cost.register_bits + Range(0, cost.adder_bits + cost.logic_bits)  # pipeline registers
+    totals = {'DSP': dsp, 'LUT': lut, 'FF': ff, 'BRAM': ZERO}
+    for memory in cost.memories:
+        for name, value in map_memory(memory, family).items():
+            totals[name] = totals[name] + value
+    return totals
+
+
+def bit_operations(cost: Cost) -> Range:
+    """Catapult's area proxy: multiplier bit-products, adder and logic bits, register and memory bits."""
+    products = 0.0
+    for multiplier in cost.multipliers:
+        where = placement(multiplier)
+        if where == 'none':
+            continue
+        a, b = multiplier.data_bits, multiplier.coefficient_bits
+        each = (multiplier.digits - 1) * (a + b) if multiplier.digits is not None else a * b
+        products += multiplier.count * each
+    fixed = products + cost.adder_bits + cost.logic_bits + sum(memory.bits for memory in cost.memories)
+    return Range.exact(fixed) + cost.register_bits
