@@ -1,4 +1,4 @@
-"""User utilities with hls4ml 1.x names: configuration dictionaries."""
+"""User utilities with hls4ml 1.x names: configuration dictionaries and `plot_model`."""
 
 from hls4ml.utils.config import (
     config_from_keras_model,
@@ -6,5 +6,12 @@ from hls4ml.utils.config import (
     config_from_pytorch_model,
     create_config,
 )
+from hls4ml.utils.plotting import plot_model
 
-__all__ = ['config_from_keras_model', 'config_from_onnx_model', 'config_from_pytorch_model', 'create_config']
+__all__ = [
+    'config_from_keras_model',
+    'config_from_onnx_model',
+    'config_from_pytorch_model',
+    'create_config',
+    'plot_model',
+]
