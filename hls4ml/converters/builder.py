@@ -31,7 +31,8 @@ import numpy as np
 
 from hls4ml.converters.names import NameTable
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import ACTIVATIONS, LAYER_KINDS, TOPK_OUTPUTS
+from hls4ml.model.layers import ACTIVATIONS, LAYER_KINDS, ROUTER_OUTPUTS, SOFT_TOPK_MODES, TOPK_OUTPUTS
+from hls4ml.model.reference.soft_topk import strength_exponent
 from hls4ml.model.shape_rules import window_output
 from hls4ml.model.types import PrecisionType
 
@@ -370,8 +371,11 @@ class GraphBuilder:
         name = self._emit(origin, 'Softmax', [x.tensor], n_in=x.shape[0], axis=-1)
         return Value(name, x.shape, x.perm)
 
-    def topk(self, origin: Origin, x: Value, k: int, output: str, magnitude: bool = False) -> Value:
-        """Hard top-k along the last axis of a vector, ties to the lower index; `output`: TOPK_OUTPUTS."""
+    def topk(
+        self, origin: Origin, x: Value, k: int, output: str, magnitude: bool = False, largest: bool = True
+    ) -> Value:
+        """Hard top-k (the k smallest with largest=False) along the last axis of a vector, ties to the
+        lower index; `output`: TOPK_OUTPUTS."""
         if x.rank != 1:
             raise UnsupportedOperation(
                 f'{origin}: top-k of a tensor of shape {x.shape} is not supported (only vectors, along the last axis)'
@@ -379,8 +383,79 @@ class GraphBuilder:
         if not 1 <= int(k) <= x.shape[0] or output not in TOPK_OUTPUTS:
             raise UnsupportedOperation(f'{origin}: top-k with k={k} of {x.shape[0]} values and output {output!r}')
         name = self._emit(
-            origin, 'TopK', [x.tensor], n_in=x.shape[0], k=int(k), output=output, magnitude=bool(magnitude)
+            origin,
+            'TopK',
+            [x.tensor],
+            n_in=x.shape[0],
+            k=int(k),
+            output=output,
+            magnitude=bool(magnitude),
+            largest=bool(largest),
         )
+        return Value(name, self.graph.tensors[name].shape, (0,))
+
+    def soft_topk(
+        self, origin: Origin, x: Value, k: int, strength: float, mode: str = 'mask', iterations: int = 12
+    ) -> Value:
+        """Sparse soft top-k (p = 2) of a vector: the soft mask or the magnitude form; the regularisation
+        strength (the spec's l) must be a power of two."""
+        if x.rank != 1:
+            raise UnsupportedOperation(f'{origin}: soft top-k of a tensor of shape {x.shape} (only vectors)')
+        strength = float(strength)
+        try:
+            strength_exponent(strength)
+        except ValueError as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from error
+        if not 1 <= int(k) <= x.shape[0] or mode not in SOFT_TOPK_MODES:
+            raise UnsupportedOperation(f'{origin}: soft top-k with k={k} of {x.shape[0]} values and mode {mode!r}')
+        attributes: dict[str, Any] = {'n_in': x.shape[0], 'k': int(k), 'l': strength, 'mode': mode}
+        name = self._emit(origin, 'SoftTopK', [x.tensor], iterations=int(iterations), **attributes)
+        return Value(name, x.shape, (0,))
+
+    def router(self, origin: Origin, x: Value, k: int, renormalize: bool, output: str) -> Value:
+        """Token-choice MoE gating of a vector of expert logits (docs/moe.md); `output`: ROUTER_OUTPUTS."""
+        if x.rank != 1:
+            raise UnsupportedOperation(f'{origin}: a router over a tensor of shape {x.shape} (only one token)')
+        if not 1 <= int(k) <= x.shape[0] or output not in ROUTER_OUTPUTS:
+            raise UnsupportedOperation(f'{origin}: router with k={k} of {x.shape[0]} experts and output {output!r}')
+        attributes: dict[str, Any] = {'n_in': x.shape[0], 'k': int(k), 'renormalize': bool(renormalize)}
+        name = self._emit(origin, 'Router', [x.tensor], output=output, **attributes)
+        return Value(name, self.graph.tensors[name].shape, (0,))
+
+    def expert_choice(self, origin: Origin, x: Value, capacity: int) -> Value:
+        """Expert-choice MoE gating of a group of tokens, framework shape (tokens, experts): each expert
+        keeps the softmax gate of its `capacity` best tokens (docs/moe.md); the result keeps that shape."""
+        if x.rank != 2:
+            raise UnsupportedOperation(f'{origin}: expert choice takes (tokens, experts) logits, got shape {x.shape}')
+        if not 1 <= int(capacity) <= x.shape[0]:
+            raise UnsupportedOperation(f'{origin}: capacity={capacity} must be between 1 and {x.shape[0]} tokens')
+        x = self.framework_order(x, origin)
+        attributes: dict[str, Any] = {'n_tokens': x.shape[0], 'n_in': x.shape[1]}
+        name = self._emit(origin, 'ExpertChoiceRouter', [x.tensor], capacity=int(capacity), **attributes)
+        return Value(name, x.shape, (0, 1))
+
+    def som(self, origin: Origin, x: Value, attributes: dict[str, Any], weights: dict[str, np.ndarray]) -> Value:
+        """A self-organizing map of a vector; attributes and weights from `converters.som.som_layer_parts`."""
+        if x.rank != 1 or x.shape[0] != attributes['n_in']:
+            raise UnsupportedOperation(
+                f'{origin}: a SOM of {attributes["n_in"]} inputs cannot take a tensor of shape {x.shape} '
+                '(it takes vectors; flatten the input first)'
+            )
+        name = self._emit(origin, 'SOM', [x.tensor], weights=weights, **attributes)
+        return Value(name, self.graph.tensors[name].shape, (0,))
+
+    def resom(
+        self, origin: Origin, x: Value, y: Value, attributes: dict[str, Any], weights: dict[str, np.ndarray]
+    ) -> Value:
+        """Two SOMs of vectors x and y associated by a lateral matrix; attributes and weights from
+        `hls4ml.nn.resom_core.layer_parts`."""
+        for side, value, width in (('x', x, attributes['n_in']), ('y', y, attributes['n_in_y'])):
+            if value.rank != 1 or value.shape[0] != width:
+                raise UnsupportedOperation(
+                    f'{origin}: its map {side} of {width} inputs cannot take a tensor of shape {value.shape} '
+                    '(it takes vectors; flatten the input first)'
+                )
+        name = self._emit(origin, 'ReSOM', [x.tensor, y.tensor], weights=weights, **attributes)
         return Value(name, self.graph.tensors[name].shape, (0,))
 
     def affine(

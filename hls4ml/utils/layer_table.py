@@ -94,7 +94,8 @@ def _function_name(function: object) -> str:
     name = getattr(function, '__name__', str(function))
     if module == 'builtins':
         return name
-    return f'{MODULE_PREFIXES.get(module, "torch")}.{name}'
+    shipped = module.startswith('hls4ml.')  # the forward functions of the modules of hls4ml.nn
+    return f'{MODULE_PREFIXES.get(module, module if shipped else "torch")}.{name}'
 
 
 def _framework_sections() -> list[str]:

@@ -1,4 +1,5 @@
-"""Selection: `keras.ops.top_k(x, k, sorted=True)` (an operation of class TopK in a functional model).
+"""Selection: `keras.ops.top_k(x, k, sorted=True)` (an operation of class TopK in a functional model), and
+the layers of `hls4ml.nn.keras_moe` (TopKRouter, ExpertChoiceRouter, SparseSoftTopK).
 
 Keras returns (values, indices); the IR has one output per layer, so the handler emits a values
 layer (named after the operation) and an indices layer (`<name>_indices`), and the parser drops
@@ -7,8 +8,12 @@ whichever the model does not read. Ties: the lower index first, as in Keras and 
 
 from __future__ import annotations
 
+import keras
+import numpy as np
+
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, handles
 from hls4ml.model.ir import Layer
+from hls4ml.model.reference.soft_topk import strength_exponent
 
 
 @handles('TopK', produces=('TopK',))
@@ -24,3 +29,67 @@ def top_k(source: Source) -> list[Layer]:
     indices = source.make('TopK', output='indices', **attributes)
     indices.name, indices.outputs = f'{source.name}_indices', [f'{source.name}_indices']
     return [values, indices]
+
+
+KERAS_MOE_MODULE = 'hls4ml.nn.keras_moe'
+
+
+def _moe_layer(source: Source, what: str, rank: int = 1) -> tuple[int, ...]:
+    """The input shape of one of the `hls4ml.nn.keras_moe` layers (only theirs, of the given rank)."""
+    if type(source.layer).__module__ != KERAS_MOE_MODULE:
+        raise UnsupportedLayer(f'{source.origin}: only the {what} layer of {KERAS_MOE_MODULE} is supported')
+    shape = source.input_shapes[0]
+    if len(shape) != rank:
+        expected = 'one vector' if rank == 1 else '(tokens, experts)'
+        raise UnsupportedLayer(f'{source.origin}: {what} of shape {shape} is not supported ({expected} per sample)')
+    return shape
+
+
+@handles('TopKRouter', produces=('Dense', 'Router'))
+def topk_router(source: Source) -> list[Layer]:
+    """The gate matrix as a Dense layer `<name>_gate`, then the Router (named after the Keras layer)."""
+    (n_in,) = _moe_layer(source, 'TopKRouter')
+    layer = source.layer
+    kernel = np.asarray(keras.ops.convert_to_numpy(layer.kernel), dtype=np.float64)
+    bias = np.zeros(layer.num_experts) if layer.bias is None else np.asarray(keras.ops.convert_to_numpy(layer.bias))
+    gate = source.make('Dense', n_in=n_in, n_out=layer.num_experts, weights={'weight': kernel, 'bias': bias})
+    gate.name, gate.outputs, gate.source_class = f'{source.name}_gate', [f'{source.name}_gate'], ''
+    attributes = {'n_in': layer.num_experts, 'k': layer.k, 'renormalize': layer.renormalize}
+    router = source.make('Router', inputs=[gate.name], output=layer.output_mode, **attributes)
+    return [gate, router]
+
+
+@handles('SparseSoftTopK', produces=('SoftTopK',))
+def sparse_soft_topk(source: Source) -> list[Layer]:
+    """One SoftTopK layer; l must be a power of two (the IR's shape rule names the layer otherwise)."""
+    (n_in,) = _moe_layer(source, 'SparseSoftTopK')
+    layer = source.layer
+    if not 1 <= layer.k <= n_in:
+        raise UnsupportedLayer(f'{source.origin}: k={layer.k} must be between 1 and {n_in}')
+    try:
+        strength_exponent(layer.l)
+    except ValueError as error:
+        raise UnsupportedLayer(f'{source.origin}: {error}') from error
+    attributes = {'n_in': n_in, 'k': layer.k, 'l': layer.l, 'mode': layer.mode, 'iterations': layer.iterations}
+    return [source.make('SoftTopK', **attributes)]
+
+
+@handles('ExpertChoiceRouter', produces=('ExpertChoiceRouter',))
+def expert_choice_router(source: Source) -> list[Layer]:
+    """One ExpertChoiceRouter layer over the (tokens, experts) logits of a group."""
+    tokens, experts = _moe_layer(source, 'ExpertChoiceRouter', rank=2)
+    capacity = source.layer.capacity
+    if not 1 <= capacity <= tokens:
+        raise UnsupportedLayer(f'{source.origin}: capacity={capacity} must be between 1 and the {tokens} tokens')
+    return [source.make('ExpertChoiceRouter', n_tokens=tokens, n_in=experts, capacity=capacity)]
+
+
+@handles('Absolute', produces=('BatchNormalization', 'Merge'))
+def absolute(source: Source) -> list[Layer]:
+    """`keras.ops.abs(x)` as max(x, -x): a negation `<name>_negated` and a maximum, both exact, so that
+    top-k by magnitude (`keras.ops.top_k(keras.ops.abs(x), k)`) converts."""
+    size = int(np.prod(source.input_shapes[0]))
+    weights = {'scale': -np.ones(size), 'bias': np.zeros(size)}
+    negated = source.make('BatchNormalization', n_in=size, weights=weights)
+    negated.name, negated.outputs, negated.source_class = f'{source.name}_negated', [f'{source.name}_negated'], ''
+    return [negated, source.make('Merge', inputs=[source.inputs[0], negated.name], op='maximum')]

@@ -201,10 +201,11 @@ def topk(step: Step) -> tuple[Operand | None, ...]:
     k = int(step.scalar(1, 'K')) if step.opset >= 10 else int(step.attribute('k'))
     if x.rank != 1 or onnx_axis(step, step.attribute('axis', -1), x.rank) != 0:
         raise step.unsupported(f'TopK of a tensor of shape {x.shape} is supported only along the last axis of a vector')
-    if not step.attribute('largest', 1):
-        raise step.unsupported('TopK with largest=0 is not supported')
+    largest = bool(step.attribute('largest', 1))  # 0: the k smallest, smallest first
     if not 1 <= k <= x.shape[0]:
         raise step.unsupported(f'K={k} must be between 1 and {x.shape[0]}')
-    values = step.builder.topk(step.origin, x, k, 'values') if step.output_read(0) else None
-    indices = step.builder.topk(step.sub_origin('indices'), x, k, 'indices') if step.output_read(1) else None
+    builder = step.builder
+    values = builder.topk(step.origin, x, k, 'values', largest=largest) if step.output_read(0) else None
+    read_indices = step.output_read(1)
+    indices = builder.topk(step.sub_origin('indices'), x, k, 'indices', largest=largest) if read_indices else None
     return values, indices

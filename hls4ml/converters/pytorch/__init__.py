@@ -1,10 +1,11 @@
 """The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
-`activations`, `arithmetic`, `selection`, `spatial` or `structure` that calls `hls4ml.converters.builder.GraphBuilder`.
+`activations`, `arithmetic`, `selection`, `som`, `spatial` or `structure` that calls
+`hls4ml.converters.builder.GraphBuilder`.
 """
 
-from hls4ml.converters.pytorch import activations, arithmetic, selection, spatial, structure  # noqa: F401 (register)
+from hls4ml.converters.pytorch import activations, arithmetic, selection, som, spatial, structure  # noqa: F401
 from hls4ml.converters.pytorch.parser import parse_pytorch_model
 from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULES
 

@@ -27,6 +27,9 @@ Handler = Callable[..., Any]
 MODULES: dict[str, Handler] = {}  # torch.nn class name -> handler(step, module, *args, **kwargs)
 FUNCTIONS: dict[Any, Handler] = {}  # function object (torch.relu, F.relu, operator.add) -> handler(step, *args)
 METHODS: dict[str, Handler] = {}  # tensor method name -> handler(step, self, *args)
+# functions that are the whole forward pass of a module (torch.fx.wrap'ed, as in hls4ml.nn): their node
+# is named after that module's path ('encoder.som') and class, so LayerName entries can use the module name
+MODULE_FORWARDS: set[Any] = set()
 
 
 class Batch:
@@ -66,6 +69,12 @@ def functions(*targets: Any, methods: tuple[str, ...] = ()) -> Callable[[Handler
         return handler
 
     return register
+
+
+def module_forwards(*targets: Any) -> Callable[[Handler], Handler]:
+    """Register a handler for functions that are a module's whole forward pass (see MODULE_FORWARDS)."""
+    MODULE_FORWARDS.update(targets)
+    return functions(*targets)
 
 
 def modules(*class_names: str) -> Callable[[Handler], Handler]:

@@ -1,4 +1,6 @@
-"""Selection: `torch.topk` / `x.topk` (values and indices, along the last axis of a vector).
+"""Selection: `torch.topk` / `x.topk` (values and indices, along the last axis of a vector, largest or
+smallest; `abs` too, so that top-k by magnitude converts), and the modules of `hls4ml.nn.torch_moe`
+(TopKRouter, SparseSoftTopK).
 
 PyTorch returns both outputs at once; the IR has one output per layer, so each output becomes its
 own TopK layer, made only when the model reads it (`topk(...)[0]`, `values, indices = ...`,
@@ -12,7 +14,8 @@ from typing import Any
 import torch
 
 from hls4ml.converters.builder import Value
-from hls4ml.converters.pytorch.registry import Step, functions, sample_axis, tensor
+from hls4ml.converters.pytorch.registry import Step, functions, module_forwards, sample_axis, tensor
+from hls4ml.nn.torch_moe import expert_choice, sparse_soft_topk, topk_router
 
 TOPK_FIELDS = ('values', 'indices')
 
@@ -20,8 +23,8 @@ TOPK_FIELDS = ('values', 'indices')
 class TopKResult:
     """`torch.topk`'s (values, indices); each IR layer is made when its item is first read."""
 
-    def __init__(self, step: Step, x: Value, k: int) -> None:
-        self.step, self.x, self.k = step, x, k
+    def __init__(self, step: Step, x: Value, k: int, largest: bool) -> None:
+        self.step, self.x, self.k, self.largest = step, x, k, largest
         self.made: dict[str, Value] = {}
 
     def __getitem__(self, index: int) -> Value:
@@ -33,18 +36,51 @@ class TopKResult:
     def field(self, output: str) -> Value:
         if output not in self.made:
             origin = self.step.origin if output == 'values' else self.step.part(output)
-            self.made[output] = self.step.builder.topk(origin, self.x, self.k, output)
+            builder = self.step.builder
+            self.made[output] = builder.topk(origin, self.x, self.k, output, largest=self.largest)
         return self.made[output]
+
+
+@functions(torch.abs, methods=('abs',))
+def absolute(step: Step, x: Any) -> Value:
+    """|x| = max(x, -x): a negation (`<name>_negated`) and a maximum, both exact, so that top-k by
+    magnitude (`x.abs().topk(k)`) converts; its values are |x|, as PyTorch's."""
+    x = tensor(step, x)
+    negated = step.builder.affine(step.part('negated'), x, scale=-1.0)
+    return step.builder.merge(step.origin, x, negated, 'maximum')
 
 
 @functions(torch.topk, methods=('topk',))
 def topk(step: Step, x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> TopKResult:
-    """sorted=False leaves the order open, so the sorted result serves it too."""
+    """The k largest (or smallest) along the last axis of a vector; sorted=False leaves the order
+    open, so the sorted result serves it too."""
     x = tensor(step, x)
     if x.rank != 1 or sample_axis(step, x, dim) != 0:
-        raise step.refuse(f'top-k along dim {dim} of a tensor of shape {x.shape} (only vectors, along the last axis)')
-    if not largest:
-        raise step.refuse('topk(largest=False) is not supported')
+        raise step.refuse(
+            f'top-k along dim {dim} of a tensor of shape {x.shape} (only vectors, along the last axis); '
+            'flatten or permute the axis to the end first'
+        )
     if not 1 <= int(k) <= x.shape[0]:
         raise step.refuse(f'k={k} must be between 1 and {x.shape[0]}')
-    return TopKResult(step, x, int(k))
+    return TopKResult(step, x, int(k), bool(largest))
+
+
+@module_forwards(topk_router)
+def router(step: Step, logits: Any, k: int, renormalize: bool, output: str) -> Value:
+    """`hls4ml.nn.torch_moe.TopKRouter` after its gate Linear: one IR Router layer."""
+    logits = tensor(step, logits, 'the router logits')
+    if logits.rank != 1:
+        raise step.refuse(f'a router over logits of shape {logits.shape} (only one token per sample)')
+    return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output))
+
+
+@module_forwards(expert_choice)
+def expert_choice_router(step: Step, logits: Any, capacity: int) -> Value:
+    """`hls4ml.nn.torch_moe.ExpertChoiceRouter`: one IR ExpertChoiceRouter layer over (tokens, experts)."""
+    return step.builder.expert_choice(step.origin, tensor(step, logits, 'the router logits'), int(capacity))
+
+
+@module_forwards(sparse_soft_topk)
+def soft_topk(step: Step, x: Any, k: int, strength: float, mode: str, iterations: int = 12) -> Value:
+    """`hls4ml.nn.torch_moe.SparseSoftTopK`: one IR SoftTopK layer (l must be a power of two)."""
+    return step.builder.soft_topk(step.origin, tensor(step, x), int(k), float(strength), str(mode), int(iterations))

@@ -12,7 +12,7 @@ import torch
 from torch import fx
 
 from hls4ml.converters.builder import ConversionError, Origin
-from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULES, Handler
+from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULE_FORWARDS, MODULES, Handler
 
 
 def sample_shapes(input_shape: Any) -> list[tuple[int, ...]]:
@@ -50,16 +50,38 @@ def trace(model: Any) -> fx.GraphModule:
 
 
 def origin_of(node: fx.Node, traced: fx.GraphModule) -> Origin:
-    """Modules by their path ('features.0') and class; functions and methods by node name and function name."""
+    """Modules by their path ('features.0') and class; functions and methods by node name and function name,
+    except a module's whole forward pass (MODULE_FORWARDS), named after that module."""
     if node.op == 'call_module':
         module = traced.get_submodule(str(node.target))
         return Origin(str(node.target), type(module).__name__, f'module {node.target}')
+    if node.op == 'call_function' and _is_module_forward(node.target):
+        return _calling_module(node, traced)
     if node.op == 'call_function':
         name = getattr(node.target, '__name__', str(node.target)).lstrip('_')
         return Origin(node.name, name, 'function')
     if node.op == 'call_method':
         return Origin(node.name, str(node.target), 'tensor method')
     return Origin(node.name, node.op)
+
+
+def _is_module_forward(target: Any) -> bool:
+    try:
+        return target in MODULE_FORWARDS
+    except TypeError:  # an unhashable callable
+        return False
+
+
+def _calling_module(node: fx.Node, traced: fx.GraphModule) -> Origin:
+    """The module whose forward pass the node is: the innermost one fx recorded around the call, or the
+    traced model itself (named after its class in lower case, as a lone torch.nn layer is)."""
+    stack = node.meta.get('nn_module_stack') or {}
+    if not stack:
+        class_name = type(traced).__name__
+        return Origin(class_name.lower(), class_name, 'the traced model')
+    path, module_class = list(stack.values())[-1]
+    class_name = getattr(module_class, '__name__', str(module_class).rsplit('.', 1)[-1])
+    return Origin(str(path), class_name, f'module {path}')
 
 
 def handler_of(node: fx.Node, traced: fx.GraphModule) -> Handler | None:

@@ -1,0 +1,187 @@
+"""Keras 3 layers of the top-k family that the Keras frontend converts (docs/moe.md, docs/topk.md).
+
+* `TopKRouter`: token-choice MoE gating, x @ kernel (+ bias) -> softmax -> top-k -> optional
+  renormalisation; `output_mode` 'gates' (dense combine weights, 0 for experts not chosen),
+  'weights' (the k gates, best first) or 'indices' (the k experts, int32).
+* `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
+* `SparseSoftTopK`: sparse soft top-k, p = 2 (Sander et al. 2023), `mode` 'mask' or 'magnitude'.
+
+Both run on any Keras backend (keras.ops only). Ties go to the lower index (`keras.ops.top_k`'s rule
+and the IR's). The soft top-k finds its threshold by evaluating the piecewise-linear budget at all of
+its breakpoints and interpolating on the segment that crosses k: exact, O(n^2) per vector.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import keras
+from keras import ops
+
+from hls4ml.model.layers import ROUTER_OUTPUTS, SOFT_TOPK_MODES
+
+FAR = 1e30  # beyond every breakpoint
+
+
+def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise ValueError(f'{what} {value!r} is not one of {allowed}')
+    return value
+
+
+def route(logits: Any, k: int, renormalize: bool, output_mode: str) -> Any:
+    """Gating of a batch of expert logits: softmax, top-k (lower index first), optional renormalisation."""
+    probabilities = ops.softmax(logits, axis=-1)
+    values, indices = ops.top_k(probabilities, k)
+    if renormalize:
+        values = values / ops.sum(values, axis=-1, keepdims=True)
+    if output_mode == 'weights':
+        return values
+    if output_mode == 'indices':
+        return ops.cast(indices, 'int32')
+    hot = ops.one_hot(indices, ops.shape(logits)[-1], dtype=values.dtype)  # (batch, k, experts)
+    return ops.sum(hot * ops.expand_dims(values, -1), axis=-2)
+
+
+def expert_choice(logits: Any, capacity: int) -> Any:
+    """Expert-choice gating of groups of tokens (batch, tokens, experts): each token's softmax, kept
+    where the token is among its expert's `capacity` best (ties to the lower token index)."""
+    probabilities = ops.softmax(logits, axis=-1)
+    by_expert = ops.swapaxes(probabilities, -1, -2)  # (batch, experts, tokens)
+    _, best = ops.top_k(by_expert, capacity)
+    kept = ops.sum(ops.one_hot(best, ops.shape(logits)[-2], dtype=logits.dtype), axis=-2)  # (batch, experts, tokens)
+    return probabilities * ops.swapaxes(kept, -1, -2)
+
+
+def _interpolate(low: Any, high: Any, at_low: Any, at_high: Any, k: int) -> Any:
+    """The point between two breakpoints where a linear function going from at_low to at_high is k."""
+    span = at_high - at_low
+    fraction = ops.where(ops.abs(span) > 0, (k - at_low) / ops.where(ops.abs(span) > 0, span, 1.0), 0.0)
+    return low + fraction * (high - low)
+
+
+def soft_topk_mask(x: Any, k: int, strength: float) -> Any:
+    """y = clip((x - t) / l, 0, 1) with sum y = k; the budget falls in t, breakpoints x_i and x_i - l."""
+    points = ops.concatenate([x, x - strength], axis=-1)
+    spread = ops.expand_dims(x, -2) - ops.expand_dims(points, -1)  # (..., breakpoints, n)
+    at_points = ops.sum(ops.clip(spread / strength, 0.0, 1.0), axis=-1)
+
+    def budget(t: Any) -> Any:
+        return ops.sum(ops.clip((x - t) / strength, 0.0, 1.0), axis=-1, keepdims=True)
+
+    low = ops.max(ops.where(at_points >= k, points, -FAR), axis=-1, keepdims=True)
+    high = ops.min(ops.where(at_points <= k, points, FAR), axis=-1, keepdims=True)
+    t = _interpolate(low, high, budget(low), budget(high), k)
+    return ops.clip((x - t) / strength, 0.0, 1.0)
+
+
+def soft_topk_magnitude(x: Any, k: int, strength: float) -> Any:
+    """sign(x) min(|x|, (1 + l) / l relu(|x| - theta)); in rho = 1 / theta the budget
+    sum_i clip((rho |x_i| - 1) / l, 0, 1) rises, with breakpoints 1 / |x_i| and (1 + l) / |x_i|."""
+    magnitude = ops.abs(x)
+    nonzero = magnitude > 0
+    inverse = ops.where(nonzero, 1.0 / ops.where(nonzero, magnitude, 1.0), FAR)
+    points = ops.concatenate([inverse, (1 + strength) * inverse], axis=-1)
+
+    def budget(rho: Any) -> Any:
+        return ops.sum(ops.clip((rho * magnitude - 1) / strength, 0.0, 1.0), axis=-1, keepdims=True)
+
+    at_points = ops.sum(
+        ops.clip((ops.expand_dims(points, -1) * ops.expand_dims(magnitude, -2) - 1) / strength, 0.0, 1.0), axis=-1
+    )
+    low = ops.max(ops.where(at_points <= k, points, 0.0), axis=-1, keepdims=True)
+    high = ops.min(ops.where(at_points >= k, points, FAR), axis=-1, keepdims=True)
+    rho = _interpolate(low, high, budget(low), budget(high), k)
+    theta = 1.0 / ops.maximum(rho, 1.0 / FAR)
+    soft = ops.sign(x) * ops.minimum(magnitude, (1 + strength) / strength * ops.relu(magnitude - theta))
+    few = ops.sum(ops.cast(nonzero, x.dtype), axis=-1, keepdims=True) <= k
+    return ops.where(few, x, soft)
+
+
+@keras.saving.register_keras_serializable(package='hls4ml')
+class TopKRouter(keras.layers.Layer):
+    """Token-choice MoE router over the last axis: a gate matrix (no bias by default, as V-MoE and
+    Mixtral), then `route`. Input (batch, features); output (batch, num_experts) or (batch, k)."""
+
+    def __init__(
+        self,
+        num_experts: int,
+        k: int = 2,
+        renormalize: bool = True,
+        output_mode: str = 'gates',
+        use_bias: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        if not 1 <= int(k) <= int(num_experts):
+            raise ValueError(f'TopKRouter: k={k} must be between 1 and num_experts={num_experts}')
+        self.num_experts, self.k = int(num_experts), int(k)
+        self.renormalize, self.use_bias = bool(renormalize), bool(use_bias)
+        self.output_mode = _check(output_mode, ROUTER_OUTPUTS, 'TopKRouter output_mode')
+
+    def build(self, input_shape: Any) -> None:
+        self.kernel = self.add_weight(shape=(int(input_shape[-1]), self.num_experts), name='kernel')
+        self.bias = (
+            self.add_weight(shape=(self.num_experts,), name='bias', initializer='zeros') if self.use_bias else None
+        )
+
+    def call(self, x: Any) -> Any:
+        logits = ops.matmul(x, self.kernel)
+        if self.bias is not None:
+            logits = logits + self.bias
+        return route(logits, self.k, self.renormalize, self.output_mode)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        return (*input_shape[:-1], self.num_experts if self.output_mode == 'gates' else self.k)
+
+    def get_config(self) -> dict[str, Any]:
+        settings = {'num_experts': self.num_experts, 'k': self.k, 'renormalize': self.renormalize}
+        return {**super().get_config(), **settings, 'output_mode': self.output_mode, 'use_bias': self.use_bias}
+
+
+@keras.saving.register_keras_serializable(package='hls4ml')
+class ExpertChoiceRouter(keras.layers.Layer):
+    """Expert-choice router (Zhou et al. 2022) over a group of tokens: input the router logits
+    (batch, tokens, experts), output the gates of that shape; each expert takes `capacity` tokens."""
+
+    def __init__(self, capacity: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if int(capacity) < 1:
+            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1')
+        self.capacity = int(capacity)
+
+    def call(self, logits: Any) -> Any:
+        return expert_choice(logits, self.capacity)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        return tuple(input_shape)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), 'capacity': self.capacity}
+
+
+@keras.saving.register_keras_serializable(package='hls4ml')
+class SparseSoftTopK(keras.layers.Layer):
+    """Sparse soft top-k along the last axis, p = 2 only (the reference's default p = 4/3 is refused).
+    hls4ml converts it when l is a power of two; `iterations` sets the firmware's search steps."""
+
+    def __init__(self, k: int, l: float = 0.25, mode: str = 'mask', p: float = 2, iterations: int = 12, **kwargs: Any):  # noqa: E741
+        super().__init__(**kwargs)
+        if p != 2:
+            raise ValueError(f'SparseSoftTopK: p={p} is not supported; only p = 2 (a linear ramp)')
+        if not (int(k) >= 1 and float(l) > 0):
+            raise ValueError(f'SparseSoftTopK: k={k} must be at least 1 and l={l} positive')
+        self.k, self.l, self.iterations = int(k), float(l), int(iterations)
+        self.mode = _check(mode, SOFT_TOPK_MODES, 'SparseSoftTopK mode')
+
+    def call(self, x: Any) -> Any:
+        if self.mode == 'mask':
+            return soft_topk_mask(x, self.k, self.l)
+        return soft_topk_magnitude(x, self.k, self.l)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        return tuple(input_shape)
+
+    def get_config(self) -> dict[str, Any]:
+        settings = {'k': self.k, 'l': self.l, 'mode': self.mode, 'p': 2, 'iterations': self.iterations}
+        return {**super().get_config(), **settings}

@@ -1,0 +1,148 @@
+"""PyTorch modules of the top-k family that the PyTorch frontend converts (docs/moe.md, docs/topk.md).
+
+* `TopKRouter`: token-choice MoE gating, gate Linear -> softmax -> top-k -> optional renormalisation
+  (Mixtral / Qwen-MoE with `renormalize=True`; V-MoE, Switch with False). `output_mode` picks what the
+  module returns: 'gates' (the dense combine weights, 0 for experts not chosen), 'weights' (the k
+  gates, best first) or 'indices' (the k experts).
+* `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
+* `SparseSoftTopK`: the sparse soft top-k of Sander et al. 2023 with p = 2, as a soft mask
+  (`mode='mask'`) or in magnitude (`mode='magnitude'`); l is the regularisation strength.
+
+Their forward passes are single calls of `topk_router`, `expert_choice` and `sparse_soft_topk`, which torch.fx keeps as
+one node each (`torch.fx.wrap`), so the frontend sees the whole operation. Ties go to the lower index
+(a stable sort), the rule of the IR; `torch.topk` leaves it open.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from hls4ml.model.layers import ROUTER_OUTPUTS, SOFT_TOPK_MODES
+from hls4ml.model.reference.soft_topk_exact import soft_topk_magnitude_exact, soft_topk_mask_exact
+
+
+def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise ValueError(f'{what} {value!r} is not one of {allowed}')
+    return value
+
+
+def topk_router(logits: torch.Tensor, k: int, renormalize: bool, output: str) -> torch.Tensor:
+    """Gating of a batch of expert logits (batch, experts): softmax, the k best (ties to the lower
+    index), optionally renormalised to sum to 1."""
+    probabilities = torch.softmax(logits, dim=-1)
+    values, order = torch.sort(probabilities, dim=-1, descending=True, stable=True)
+    values, indices = values[..., :k], order[..., :k]
+    if renormalize:
+        values = values / values.sum(dim=-1, keepdim=True)
+    if output == 'weights':
+        return values
+    if output == 'indices':
+        return indices
+    return torch.zeros_like(probabilities).scatter(-1, indices, values)
+
+
+def sparse_soft_topk(x: torch.Tensor, k: int, strength: float, mode: str, iterations: int = 12) -> torch.Tensor:
+    """Sparse soft top-k (p = 2) of a batch of vectors. The threshold's segment comes from the exact
+    solver (hls4ml.model.reference.soft_topk_exact); the closed form on it is differentiable.
+    `iterations` is the firmware's search steps, read by the converter (this float forward is exact)."""
+    exact = soft_topk_mask_exact if mode == 'mask' else soft_topk_magnitude_exact
+    solved = exact(x.detach().cpu().double().numpy().reshape(-1, x.shape[-1]), k, strength)
+    solved_tensor = torch.as_tensor(np.asarray(solved), dtype=x.dtype, device=x.device).reshape(x.shape)
+    if mode == 'mask':
+        return _mask_closed_form(x, solved_tensor, k, strength)
+    return _magnitude_closed_form(x, solved_tensor, k, strength)
+
+
+def _mask_closed_form(x: torch.Tensor, solved: torch.Tensor, k: int, strength: float) -> torch.Tensor:
+    """t = (sum_M x_i - l (k - a)) / m on the exact solution's sets; without a middle set, the solution."""
+    middle = ((solved > 0) & (solved < 1)).to(x.dtype)
+    saturated = (solved >= 1).to(x.dtype).sum(dim=-1, keepdim=True)
+    count = middle.sum(dim=-1, keepdim=True)
+    t = ((x * middle).sum(dim=-1, keepdim=True) - strength * (k - saturated)) / count.clamp(min=1)
+    soft = torch.clamp((x - t) / strength, 0, 1)
+    return torch.where(count > 0, soft, solved)
+
+
+def _magnitude_closed_form(x: torch.Tensor, solved: torch.Tensor, k: int, strength: float) -> torch.Tensor:
+    """theta = sum_M |x_i| / (m + l (k - a)) on the exact solution's sets; else the solution."""
+    magnitude = x.abs()
+    passed = (solved.abs() >= magnitude) & (magnitude > 0)
+    middle = ((solved != 0) & ~passed).to(x.dtype)
+    saturated = passed.to(x.dtype).sum(dim=-1, keepdim=True)
+    count = middle.sum(dim=-1, keepdim=True)
+    theta = (magnitude * middle).sum(dim=-1, keepdim=True) / (count + strength * (k - saturated)).clamp(min=1e-30)
+    ramp = (1 + strength) / strength * torch.relu(magnitude - theta)
+    soft = torch.sign(x) * torch.minimum(magnitude, ramp)
+    return torch.where(count > 0, soft, solved)
+
+
+def expert_choice(logits: torch.Tensor, capacity: int) -> torch.Tensor:
+    """Expert-choice gating of groups of tokens (batch, tokens, experts): the softmax of each token's
+    logits, kept where the token is among its expert's `capacity` best (ties to the lower token)."""
+    probabilities = torch.softmax(logits, dim=-1)
+    order = torch.sort(probabilities, dim=-2, descending=True, stable=True).indices[..., :capacity, :]
+    kept = torch.zeros_like(probabilities, dtype=torch.bool).scatter(-2, order, True)
+    return torch.where(kept, probabilities, torch.zeros_like(probabilities))
+
+
+torch.fx.wrap('topk_router')
+torch.fx.wrap('sparse_soft_topk')
+torch.fx.wrap('expert_choice')
+
+
+class TopKRouter(torch.nn.Module):
+    """Token-choice MoE router: `gate` (Linear, no bias by default, as V-MoE and Mixtral), then
+    `topk_router`. Input (batch, in_features); output (batch, num_experts) gates or (batch, k)."""
+
+    def __init__(
+        self,
+        in_features: int,
+        num_experts: int,
+        k: int = 2,
+        renormalize: bool = True,
+        output_mode: str = 'gates',
+        bias: bool = False,
+    ) -> None:
+        super().__init__()
+        if not 1 <= int(k) <= int(num_experts):
+            raise ValueError(f'TopKRouter: k={k} must be between 1 and num_experts={num_experts}')
+        self.gate = torch.nn.Linear(in_features, num_experts, bias=bias)
+        self.k, self.renormalize = int(k), bool(renormalize)
+        self.output_mode = _check(output_mode, ROUTER_OUTPUTS, 'TopKRouter output_mode')
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return topk_router(self.gate(x), self.k, self.renormalize, self.output_mode)
+
+
+class ExpertChoiceRouter(torch.nn.Module):
+    """Expert-choice router (Zhou et al. 2022) over a group of tokens: input the router logits
+    (batch, tokens, experts), output the gates of the same shape; each expert takes exactly
+    `capacity` tokens, a token may get none or several experts."""
+
+    def __init__(self, capacity: int) -> None:
+        super().__init__()
+        if int(capacity) < 1:
+            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1')
+        self.capacity = int(capacity)
+
+    def forward(self, logits: torch.Tensor) -> torch.Tensor:
+        return expert_choice(logits, self.capacity)
+
+
+class SparseSoftTopK(torch.nn.Module):
+    """Sparse soft top-k along the last axis (p = 2 only; the reference's default p = 4/3 is refused).
+    hls4ml converts it when l is a power of two; `iterations` sets the firmware's search steps."""
+
+    def __init__(self, k: int, l: float = 0.25, mode: str = 'mask', p: float = 2, iterations: int = 12) -> None:  # noqa: E741
+        super().__init__()
+        if p != 2:
+            raise ValueError(f'SparseSoftTopK: p={p} is not supported; only p = 2 (a linear ramp)')
+        if not (int(k) >= 1 and float(l) > 0):
+            raise ValueError(f'SparseSoftTopK: k={k} must be at least 1 and l={l} positive')
+        self.k, self.l, self.iterations = int(k), float(l), int(iterations)
+        self.mode = _check(mode, SOFT_TOPK_MODES, 'SparseSoftTopK mode')
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return sparse_soft_topk(x, self.k, self.l, self.mode, self.iterations)
