@@ -1,0 +1,130 @@
+"""A small mixture-of-experts block with a top-2 router, trained in PyTorch on scikit-learn's digits and
+converted to firmware.
+
+    .venv/bin/python examples/moe_digits.py [--output-dir DIR] [--backend Vitis|oneAPI|Catapult]
+
+The block: `hls4ml.nn.torch_moe.TopKRouter` (a gate Linear, softmax, top-2, renormalised) chooses 2
+of 4 experts for each image; each expert is a small MLP with 10 outputs; the output is the sum of the
+experts' outputs weighted by their gates (0 for the experts not chosen). On chip all four experts
+run in parallel and the router's gates select, which is how a small MoE maps to an FPGA.
+
+The combine step uses only layers every frontend has: the 4 gates are spread to 4 x 10 positions by
+a fixed Linear of zeros and ones, multiplied with the concatenated expert outputs, and summed back
+to 10 by another fixed Linear of zeros and ones. Both are exact in fixed point.
+
+Prints the accuracy of float PyTorch and of the firmware, and how often the firmware's router picks
+the same two experts as PyTorch's. No network access; about 30 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+
+import numpy as np
+import torch
+from sklearn.datasets import load_digits
+from sklearn.model_selection import train_test_split
+
+import hls4ml
+from hls4ml.nn.torch_moe import TopKRouter
+
+SEED = 11
+EXPERTS, K, CLASSES, HIDDEN = 4, 2, 10, 16
+
+
+class MoEBlock(torch.nn.Module):
+    def __init__(self, features: int) -> None:
+        super().__init__()
+        self.router = TopKRouter(features, EXPERTS, k=K, renormalize=True)
+        self.experts = torch.nn.ModuleList(
+            torch.nn.Sequential(torch.nn.Linear(features, HIDDEN), torch.nn.ReLU(), torch.nn.Linear(HIDDEN, CLASSES))
+            for _ in range(EXPERTS)
+        )
+        # Fixed 0/1 maps: gate e to the 10 positions of expert e, and the 4 x 10 products back to 10.
+        self.spread = torch.nn.Linear(EXPERTS, EXPERTS * CLASSES, bias=False)
+        self.combine = torch.nn.Linear(EXPERTS * CLASSES, CLASSES, bias=False)
+        with torch.no_grad():
+            self.spread.weight.copy_(torch.kron(torch.eye(EXPERTS), torch.ones(CLASSES, 1)))
+            self.combine.weight.copy_(torch.kron(torch.ones(1, EXPERTS), torch.eye(CLASSES)))
+        for fixed in (self.spread, self.combine):
+            fixed.weight.requires_grad_(False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        gates = self.router(x)
+        outputs = torch.cat([expert(x) for expert in self.experts], dim=1)
+        return self.combine(self.spread(gates) * outputs)
+
+
+def load() -> tuple[np.ndarray, ...]:
+    digits = load_digits()
+    x = (digits.data / 16.0).astype(np.float32)
+    return tuple(train_test_split(x, digits.target, test_size=0.3, random_state=SEED))
+
+
+def train(block: MoEBlock, x: np.ndarray, y: np.ndarray, epochs: int = 20) -> None:
+    optimizer = torch.optim.Adam([p for p in block.parameters() if p.requires_grad], lr=0.01)
+    inputs, targets = torch.from_numpy(x), torch.from_numpy(y).long()
+    generator = torch.Generator().manual_seed(SEED)
+    for _ in range(epochs):
+        for batch in torch.randperm(len(inputs), generator=generator).split(64):
+            optimizer.zero_grad()
+            loss = torch.nn.functional.cross_entropy(block(inputs[batch]), targets[batch])
+            loss.backward()
+            optimizer.step()
+
+
+def chosen_experts(gates: np.ndarray) -> np.ndarray:
+    """The set of experts with a non-zero gate, per sample, as a sorted (n, K) array."""
+    return np.sort(np.argsort(-np.abs(gates), axis=1, kind='stable')[:, :K], axis=1)
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--output-dir', default='moe-digits-prj')
+    parser.add_argument('--backend', default='Vitis')
+    parser.add_argument('--epochs', type=int, default=20)
+    args = parser.parse_args(argv)
+
+    torch.manual_seed(SEED)
+    x_train, x_test, y_train, y_test = load()
+    block = MoEBlock(x_train.shape[1])
+    train(block, x_train, y_train, args.epochs)
+    block.eval()
+    with torch.no_grad():
+        float_scores = block(torch.from_numpy(x_test)).numpy()
+        float_gates = block.router(torch.from_numpy(x_test)).numpy()
+
+    config = hls4ml.utils.config_from_pytorch_model(
+        block, input_shape=(x_train.shape[1],), granularity='name', default_precision='ap_fixed<18,8>'
+    )
+    config['LayerName']['router']['TableSize'] = 4096  # finer exp / reciprocal tables for the gates
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        hls_model = hls4ml.converters.convert_from_pytorch_model(
+            block, hls_config=config, output_dir=args.output_dir, backend=args.backend, io_type='io_parallel'
+        )
+    hls_model.compile()
+    scores, layers = hls_model.trace(x_test)
+    gates = layers['router']
+
+    results = {
+        'float accuracy': float((float_scores.argmax(1) == y_test).mean()),
+        'firmware accuracy': float((np.asarray(scores).argmax(1) == y_test).mean()),
+        'same class as float': float((np.asarray(scores).argmax(1) == float_scores.argmax(1)).mean()),
+        'same two experts': float((chosen_experts(gates) == chosen_experts(float_gates)).all(axis=1).mean()),
+        'largest gate difference': float(np.abs(gates - float_gates).max()),
+    }
+    print(f'MoE block, {EXPERTS} experts, top-{K} router, {args.backend} at ap_fixed<18,8>, {len(x_test)} test images:')
+    for name, value in results.items():
+        print(f'  {name:24s} {value:.4f}')
+    estimate = hls_model.estimate()
+    print(f'  estimated latency        {estimate.latency_cycles} cycles')
+    return results
+
+
+if __name__ == '__main__':
+    os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
+    main(sys.argv[1:])

@@ -1,0 +1,40 @@
+"""The worked examples of examples/ run end to end (smaller training budgets) and keep their promises:
+the firmware classifies as well as the float model it was converted from."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytestmark = pytest.mark.csim
+EXAMPLES = Path(__file__).resolve().parents[2] / 'examples'
+
+
+def example(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f'example_{name}', EXAMPLES / f'{name}.py')
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_moe_block_with_a_top2_router(tmp_path, capsys) -> None:
+    results = example('moe_digits').main(['--output-dir', str(tmp_path / 'moe'), '--epochs', '8'])
+    assert results['float accuracy'] > 0.85
+    assert results['firmware accuracy'] >= results['float accuracy'] - 0.02
+    assert results['same two experts'] >= 0.95 and results['largest gate difference'] < 0.02
+    assert 'firmware accuracy' in capsys.readouterr().out
+
+
+def test_resom_on_two_modalities(tmp_path, capsys) -> None:
+    """The association beats either modality alone, and the firmware keeps the float model's accuracy."""
+    results = example('resom_digits').main(['--output-dir', str(tmp_path / 'resom')])
+    assert results['ReSOM, float'] > max(results['left map alone'], results['right map alone']) + 0.03
+    assert results['ReSOM, firmware'] >= results['ReSOM, float'] - 0.03
+    assert results['firmware = float'] >= 0.9
+    assert 'ReSOM, firmware' in capsys.readouterr().out
