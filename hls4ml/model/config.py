@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hls4ml.model.layers import LAYER_KINDS, SOFTMAX_IMPLEMENTATIONS, LayerKind
+from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS, LayerKind
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType, parse_precision
 
 STRATEGIES = ('latency', 'resource')
@@ -42,7 +42,7 @@ class LayerSettings:
     strategy: str = 'latency'
     trace: bool = False
     table_size: int = 1024
-    implementation: str = 'stable'
+    implementation: str = 'stable'  # the kind's first IMPLEMENTATIONS entry, set by resolve()
     skip: bool = False
     parallelization_factor: int = 1
     explicit: set[str] = field(default_factory=set)  # precisions set to a concrete type by LayerName/LayerType
@@ -113,7 +113,13 @@ class HLSConfig:
             self._entry(self.layer_name, (name, *source_names), 'LayerName', kind),
             self._entry(self.layer_type, classes, 'LayerType', kind),
         ]
-        settings = LayerSettings(reuse_factor=self.reuse_factor, strategy=self.strategy, trace=self.trace_output)
+        implementations = IMPLEMENTATIONS.get(kind_name, ('stable',))  # kinds without the key: unused
+        settings = LayerSettings(
+            reuse_factor=self.reuse_factor,
+            strategy=self.strategy,
+            trace=self.trace_output,
+            implementation=implementations[0],
+        )
         settings.precisions = {
             var: self._precision(var, default, levels) for var, default in kind.type_defaults.items()
         }
@@ -126,7 +132,7 @@ class HLSConfig:
             )
         }
         for entry, where in reversed(levels):
-            self._apply_scalars(settings, entry, where)
+            self._apply_scalars(settings, entry, where, implementations)
         return settings
 
     def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: LayerKind) -> tuple[dict[str, Any], str]:
@@ -150,7 +156,9 @@ class HLSConfig:
             return self.default_precision
         return parse_precision(default)  # kinds with a fixed default (tables)
 
-    def _apply_scalars(self, settings: LayerSettings, entry: dict[str, Any], where: str) -> None:
+    def _apply_scalars(
+        self, settings: LayerSettings, entry: dict[str, Any], where: str, implementations: tuple[str, ...]
+    ) -> None:
         if 'ReuseFactor' in entry:
             settings.reuse_factor = _reuse_factor(entry['ReuseFactor'], f"{where}['ReuseFactor']")
         if 'Strategy' in entry:
@@ -166,9 +174,7 @@ class HLSConfig:
         if 'Skip' in entry:
             settings.skip = bool(entry['Skip'])
         if 'Implementation' in entry:
-            settings.implementation = _choice(
-                entry['Implementation'], SOFTMAX_IMPLEMENTATIONS, f"{where}['Implementation']"
-            )
+            settings.implementation = _choice(entry['Implementation'], implementations, f"{where}['Implementation']")
 
 
 def _entry_precision(var: str, default: str, entry: dict[str, Any], where: str) -> PrecisionType | None:

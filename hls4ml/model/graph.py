@@ -27,7 +27,8 @@ LAYER_SETTINGS = {
     'Softmax': ('table_size', 'implementation', 'skip'),
     'Router': ('table_size',),
     'ExpertChoiceRouter': ('table_size',),
-    'SOM': ('reuse_factor', 'table_size'),  # table_size: the activity table (output 'activities')
+    # table_size: the activity table (output 'activities'); strategy: the dense implementation's scores
+    'SOM': ('reuse_factor', 'strategy', 'table_size', 'implementation'),
     'ReSOM': ('reuse_factor', 'table_size'),  # table_size: both maps' activity tables
 }
 

@@ -36,6 +36,11 @@ POOL_OPERATIONS = ('max', 'average')
 SOM_DISTANCES = ('squared_euclidean', 'manhattan', 'chebyshev', 'cosine')
 SOM_OUTPUTS = ('index', 'coordinates', 'one_hot', 'distances', 'label', 'activities', 'quantized')
 SOM_TOPOLOGIES = ('rectangular', 'hexagonal')  # hexagonal: 'coordinates' are MiniSom's Euclidean ones
+# how the SOM finds its BMU: distances and an argmin, or (squared Euclidean, cosine) a Dense layer of
+# scores w_n.x - |w_n|^2/2 and an argmax, with Dense's strategy and reuse factor (docs/som.md)
+SOM_IMPLEMENTATIONS = ('distance', 'dense')
+# the values of config key 'Implementation' per kind, the default first
+IMPLEMENTATIONS = {'Softmax': SOFTMAX_IMPLEMENTATIONS, 'SOM': SOM_IMPLEMENTATIONS}
 # ReSOM (docs/resom.md): lateral input from all activities or the winner's column; combined by product
 # or mean; outputs the class, the global winner (x units first), the two per-map winners, or activities
 RESOM_DISTANCES = ('squared_euclidean', 'manhattan', 'chebyshev')  # activities: exp(-(d_n - d_bmu) / beta)
@@ -172,7 +177,7 @@ LAYER_KINDS: dict[str, LayerKind] = {
             'SOM',
             {'result': 'auto', 'accum': 'auto', 'codebook': 'auto', 'label': 'auto', 'table': 'auto'},
             ('codebook', 'labels'),
-            (*COMMON_KEYS, 'ReuseFactor', 'TableSize'),
+            (*PRODUCT_KEYS, 'TableSize', 'Implementation'),  # Strategy: of Implementation 'dense'
             rules.som_shape,
             rules.som_weights,
         ),

@@ -12,6 +12,8 @@ import math
 from hls4ml.model.ir import Layer
 
 Shape = tuple[int, ...]
+SOM_DENSE_DISTANCES = ('squared_euclidean', 'cosine')  # their BMU is the argmax of a Dense layer's outputs
+SOM_DISTANCE_OUTPUTS = ('distances', 'activities')  # outputs that need the distances, not only the BMU
 
 
 def _fail(layer: Layer, problem: str) -> ValueError:
@@ -221,8 +223,29 @@ def som_shape(layer: Layer, inputs: list[Shape]) -> Shape:
     beta = attributes.get('beta', 1.0)
     if not (isinstance(beta, (int, float)) and 0 < beta < float('inf')):
         raise _fail(layer, f'beta {beta!r} of the activities must be a finite positive number')
+    problem = som_dense_problem(attributes)
+    if problem:
+        raise _fail(layer, problem)
     sizes = {'index': 1, 'label': 1, 'coordinates': 2, 'quantized': attributes['n_in']}
     return (sizes.get(attributes['output'], attributes['n_units']),)  # one_hot, distances, activities
+
+
+def som_dense_problem(attributes: dict) -> str | None:
+    """Why the SOM's Implementation 'dense' cannot compute its output; None when it can (or is not chosen)."""
+    if attributes.get('implementation', 'distance') != 'dense':
+        return None
+    distance, output = attributes['distance'], attributes['output']
+    if distance not in SOM_DENSE_DISTANCES:
+        return (
+            f"Implementation 'dense' needs distance 'squared_euclidean' or 'cosine', not {distance!r}; "
+            "use Implementation 'distance'"
+        )
+    if output in SOM_DISTANCE_OUTPUTS:
+        return (
+            f"Implementation 'dense' computes scores w_n.x - |w_n|^2/2, not distances, so output {output!r} "
+            "needs Implementation 'distance'"
+        )
+    return None
 
 
 def som_weights(layer: Layer) -> dict[str, Shape]:

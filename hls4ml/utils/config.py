@@ -7,7 +7,7 @@ from typing import Any
 
 from hls4ml.backends import get_backend
 from hls4ml.model.ir import Graph
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS
 from hls4ml.model.types import parse_precision
 
 GRANULARITIES = ('model', 'type', 'name')
@@ -64,7 +64,7 @@ def layer_entry(kind_name: str, default_reuse_factor: int) -> dict[str, Any]:
     if 'TableSize' in kind.config_keys:
         entry['TableSize'] = 1024
     if 'Implementation' in kind.config_keys:
-        entry['Implementation'] = 'stable'
+        entry['Implementation'] = IMPLEMENTATIONS[kind_name][0]
     if 'Skip' in kind.config_keys:
         entry['Skip'] = False
     return entry

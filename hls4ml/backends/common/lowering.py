@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls4ml.backends.common.lowering_resom import lower_resom
-from hls4ml.backends.common.lowering_som import lower_som_lookup
+from hls4ml.backends.common.lowering_som import lower_som_lookup, lower_som_scores
 from hls4ml.backends.common.lowering_spatial import SPATIAL_LOWERINGS
 from hls4ml.backends.common.lowering_structure import STRUCTURE_LOWERINGS
 from hls4ml.backends.common.lowering_topk import lower_expert_choice, lower_router, lower_soft_topk
@@ -192,9 +192,11 @@ def lower_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 
 def lower_som(layer: Layer, context: LoweringContext) -> LayerImpl:
-    """Codebook and labels as constant arrays; without output 'label' the labels are zeros (unused)."""
-    impl = context.start(layer, 'nnet_som.h', 'nnet::som_config', 'nnet::som')
+    """Codebook and labels as constant arrays; without output 'label' the labels are zeros (unused).
+    Implementation 'dense': nnet::som_dense with the transposed codebook and biases (`lower_som_scores`)."""
     attributes = layer.attributes
+    dense = attributes.get('implementation', 'distance') == 'dense'
+    impl = context.start(layer, 'nnet_som.h', 'nnet::som_config', 'nnet::som_dense' if dense else 'nnet::som')
     impl.statics += [
         ('unsigned', 'n_units', str(attributes['n_units'])),
         ('unsigned', 'n_cols', str(attributes['grid'][1])),
@@ -205,7 +207,10 @@ def lower_som(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'reuse_factor', str(attributes.get('reuse_factor', 1))),
     ]
     impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in ('accum', 'codebook', 'label')]
-    impl.arguments.append(context.array(impl, layer, 'w', 'codebook', 'codebook'))
+    if dense:
+        lower_som_scores(layer, context, impl)
+    else:
+        impl.arguments.append(context.array(impl, layer, 'w', 'codebook', 'codebook'))
     labels = layer.weights.get('labels', np.zeros(attributes['n_units']))
     label_type = layer.types['label']
     assert isinstance(label_type, FixedPrecisionType)

@@ -17,7 +17,7 @@ import numpy as np
 from hls4ml.model.fixed import quantize, result_type
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.passes import PassContext
-from hls4ml.model.reference.som import ACTIVITY_TABLE_TYPE
+from hls4ml.model.reference.som import ACTIVITY_TABLE_TYPE, score_biases
 from hls4ml.model.tables import SELU_SCALE
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
 
@@ -284,6 +284,9 @@ def _som_bound(x: FixedPrecisionType, codebook: np.ndarray, distance: str) -> tu
 
 
 def _som_accum(source: FixedPrecisionType, codebook: FixedPrecisionType, layer: Layer, context: PassContext) -> None:
+    if layer.attributes.get('implementation', 'distance') == 'dense':
+        layer.types['accum'] = _som_score_type(source, codebook, layer, context)
+        return
     distance = layer.attributes['distance']
     bound, signed = _som_bound(source, _quantized(layer, 'codebook'), distance)
     fraction = max(source.fractional, codebook.fractional)
@@ -292,6 +295,21 @@ def _som_accum(source: FixedPrecisionType, codebook: FixedPrecisionType, layer: 
     elif distance == 'cosine':
         fraction = source.fractional + codebook.fractional
     layer.types['accum'] = _sum_type(fraction, bound, signed, context)
+
+
+def _som_score_type(
+    source: FixedPrecisionType, codebook: FixedPrecisionType, layer: Layer, context: PassContext
+) -> FixedPrecisionType:
+    """Exact scores of the dense form, w_n.x - |w_n|^2/2 (cosine: w_n.x), by Dense's rule: the products'
+    fraction bits (and the exact biases' 2F + 1), the integer bits of max_n |w_n|_1 max|x| + |b_n|.
+    For cosine this is the distance form's accumulator."""
+    weights = quantize(layer.weights['codebook'], codebook)
+    biases = score_biases(weights, layer.attributes['distance'])
+    fraction = source.fractional + codebook.fractional
+    if layer.attributes['distance'] == 'squared_euclidean':
+        fraction = max(fraction, biases.type.fractional)
+    magnitudes = np.abs(weights.value).sum(axis=1) * _magnitude(source) + np.abs(biases.value)
+    return _sum_type(fraction, float(magnitudes.max(initial=0.0)), True, context)
 
 
 def _som(graph: Graph, layer: Layer, context: PassContext) -> None:

@@ -39,11 +39,14 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     values are snapped to the nearest valid one (with a warning saying so), Latency values above the
     multiply count are lowered to it; a convolution's ParallelizationFactor divides its output pixels
     (else the nearest divisor is taken, with a warning). A convolution's matrix is
-    (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one).
+    (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one); a SOM with
+    Implementation 'dense' has the n_in x n_units matrix of its scores.
     """
     for layer in graph.layers.values():
         if layer.kind == 'Dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
+        elif layer.kind == 'SOM' and layer.attributes.get('implementation') == 'dense':
+            _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)
         elif layer.kind in CONVOLUTIONS:
             attributes = layer.attributes
             window = attributes['filt_width'] * attributes.get('filt_height', 1)

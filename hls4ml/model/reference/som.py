@@ -16,6 +16,12 @@ similarity_bmu - similarity_n. The gap is exact; its slot is gap / step rounded 
 of gap / (step / 2), plus 1, halved) with a power-of-two step; slot k reads exp(-k * step / beta)
 (slot 0: exactly 1), slots past the table give 0.
 Output 'coordinates' of a hexagonal map reads MiniSom's Euclidean unit coordinates from a table.
+
+Implementation 'dense' (squared_euclidean and cosine, outputs that depend on the BMU only): the scores
+w_n . x - |w_n|^2 / 2 (cosine: w_n . x) of `nnet::dense` over the transposed codebook and the exact
+biases of `score_biases` (the Dense reference, accumulating in accum_t), and the first unit with the
+largest score: argmin_n |x - w_n|^2 = argmax_n (w_n . x - |w_n|^2 / 2), |x|^2 being
+common to all units, so with exact scores the BMU is the distance form's, ties included.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ import numpy as np
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.layers import SOM_TOPOLOGIES
 from hls4ml.model.reference.arrays import as_samples, greater_than, integer, select, take
+from hls4ml.model.reference.dense import dense
+from hls4ml.model.shape_rules import som_dense_problem
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, parse_precision
 
 SIMILARITIES = ('cosine',)  # larger is closer
@@ -71,14 +79,44 @@ def _accumulate(
 
 def best_matching_unit(distances: FixedArray, distance: str) -> np.ndarray:
     """Per sample, the first unit with the smallest distance (largest similarity for cosine)."""
-    best = take(distances, (slice(None), 0))
-    index = np.zeros(distances.shape[0], dtype=np.int64)
-    for unit in range(1, distances.shape[1]):
-        candidate = take(distances, (slice(None), unit))
-        better = greater_than(candidate, best) if distance in SIMILARITIES else candidate < best
+    return first_best(distances, largest=distance in SIMILARITIES)
+
+
+def first_best(values: FixedArray, largest: bool) -> np.ndarray:
+    """Per sample (row), the first index of the smallest (or largest) value: a scan that moves only
+    on a strictly better value (`nnet::som_first_best`)."""
+    best = take(values, (slice(None), 0))
+    index = np.zeros(values.shape[0], dtype=np.int64)
+    for unit in range(1, values.shape[1]):
+        candidate = take(values, (slice(None), unit))
+        better = greater_than(candidate, best) if largest else candidate < best
         best = select(better, candidate, best)
         index = np.where(better, unit, index)
     return index
+
+
+def score_weights(codebook: FixedArray) -> FixedArray:
+    """The dense form's weights: the codebook transposed to Dense's (n_in, n_units) layout."""
+    return FixedArray(np.asarray(codebook.raw).T, codebook.type, codebook.family)
+
+
+def score_biases(codebook: FixedArray, distance: str) -> FixedArray:
+    """The dense form's biases, exact: -|w_n|^2 / 2 for squared_euclidean (raw -sum_j r_nj^2 with
+    2F + 1 fractional bits, F the codebook's), zeros for cosine; signed, with at least one integer bit."""
+    rows = np.asarray(codebook.raw, dtype=object).reshape(codebook.shape)
+    squared = distance == 'squared_euclidean'
+    raw = [-sum(int(value) * int(value) for value in row) if squared else 0 for row in rows]
+    fraction = 2 * codebook.type.fractional + 1
+    width = max(max((abs(value) for value in raw), default=0).bit_length() + 1, fraction + 1)
+    precision = FixedPrecisionType(width, width - fraction, True)
+    return FixedArray.from_raw(np.array(raw, dtype=object), precision, codebook.family)
+
+
+def som_scores(x: FixedArray, codebook: FixedArray, distance: str, accum_type: str | PrecisionType) -> FixedArray:
+    """(n_samples, n_units) scores of the dense form, in accum_type: nnet::dense over the transposed
+    codebook and `score_biases`, its result written into accum_type."""
+    biases = score_biases(codebook, distance)
+    return dense(as_samples(x), score_weights(codebook), biases, accum_type, accum_type)
 
 
 def som(
@@ -91,7 +129,14 @@ def som(
     table_type: str | PrecisionType | None = None,
 ) -> FixedArray:
     """The layer output selected by attributes['output'] (see `hls4ml.model.layers.SOM_OUTPUTS`);
-    `table_type`: the activity table's type (output 'activities')."""
+    `table_type`: the activity table's type (output 'activities'). With attributes['implementation']
+    'dense', accum_type is the scores' type."""
+    if attributes.get('implementation', 'distance') == 'dense':
+        problem = som_dense_problem(attributes)
+        if problem:
+            raise ValueError(f'som: {problem}')
+        bmu = first_best(som_scores(x, codebook, attributes['distance'], accum_type), largest=True)
+        return bmu_output(bmu, codebook, labels, attributes, result_type)
     distances = som_distances(x, codebook, attributes['distance'], accum_type)
     output = attributes['output']
     if output == 'distances':
@@ -100,8 +145,20 @@ def som(
     if output == 'activities':
         table = activity_table(attributes, accum_type, table_type, x.family)
         return som_activities(distances, bmu, attributes['distance'], table).cast(result_type)
+    return bmu_output(bmu, codebook, labels, attributes, result_type)
+
+
+def bmu_output(
+    bmu: np.ndarray,
+    codebook: FixedArray,
+    labels: FixedArray | None,
+    attributes: dict,
+    result_type: str | PrecisionType,
+) -> FixedArray:
+    """The outputs that depend on the BMU only: index, coordinates, one_hot, label, quantized."""
+    output, family = attributes['output'], codebook.family
     if output == 'coordinates' and attributes.get('topology', 'rectangular') == 'hexagonal':
-        coordinates = quantize(unit_coordinates(attributes['grid'], 'hexagonal'), result_type, x.family)
+        coordinates = quantize(unit_coordinates(attributes['grid'], 'hexagonal'), result_type, family)
         return take(coordinates, bmu)
     if output == 'quantized':  # the BMU's codebook vector (MiniSom quantization(); cosine: normalised)
         return take(codebook, bmu).cast(result_type)
@@ -118,7 +175,7 @@ def som(
         values = (np.arange(codebook.shape[0])[None, :] == bmu[:, None]).astype(np.int64)
     else:
         raise ValueError(f'som: unknown output {output!r}')
-    return quantize(values.astype(np.int64), result_type, x.family)
+    return quantize(values.astype(np.int64), result_type, family)
 
 
 def unit_coordinates(grid: tuple[int, int], topology: str = 'rectangular') -> np.ndarray:

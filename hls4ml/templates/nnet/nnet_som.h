@@ -17,10 +17,17 @@
 //                         sim_bmu - sim_n; the slot is the gap on the half-step grid (index_t,
 //                         table_shift + 1 fractional bits) plus 1, halved; slots past the table give 0
 //   som_unit_coordinates  the BMU's two coordinates from a [n_units][2] table (hexagonal maps)
+//
+// nnet::som_dense (Implementation 'dense', squared_euclidean and cosine, the outputs that depend on
+// the BMU only): argmin_n |x - w_n|^2 = argmax_n (w_n . x - |w_n|^2 / 2), |x|^2 being common to all
+// units. The scores are a Dense layer (nnet::dense with the config's strategy and reuse factor) over
+// the transposed codebook [n_in][n_units] and the exact biases -|w_n|^2 / 2 (0 for cosine); the BMU
+// is the first unit with the largest score. With the inferred exact accum_t it equals nnet::som's.
 #ifndef NNET_SOM_H_
 #define NNET_SOM_H_
 
 #include "nnet_common.h"
+#include "nnet_dense.h"
 #include "nnet_table.h"
 
 namespace nnet {
@@ -40,7 +47,7 @@ enum som_output {
 
 struct som_config {
     // Required typedefs: accum_t, codebook_t, label_t; for som_activities also table_t, index_t,
-    // root_t and the statics table_size, table_shift.
+    // root_t and the statics table_size, table_shift; for som_dense also bias_t.
     static const unsigned n_in = 2;
     static const unsigned n_units = 6;
     static const unsigned n_cols = 3; // grid columns: unit n sits at (n / n_cols, n % n_cols)
@@ -49,6 +56,8 @@ struct som_config {
     static const unsigned output = som_index;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
+    static const unsigned strategy = latency; // som_dense: the Dense strategy of the scores
+    static const unsigned n_zeros = 0;        // som_dense: zero weights (codebook entries)
 };
 
 // The distance (or, for cosine, the similarity) of the input to one codebook vector.
@@ -97,21 +106,54 @@ inline void som_all_distances(const data_T data[CONFIG_T::n_in], const typename 
     }
 }
 
-// The first unit with the smallest distance (the largest similarity for cosine).
-template <typename CONFIG_T> inline unsigned som_best_unit(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units]) {
+// The first of n values that is the smallest (Largest: the largest): a scan that moves only on a
+// strictly better value, so ties go to the lowest index.
+template <class value_T, unsigned N, bool Largest> inline unsigned som_first_best(const value_T values[N]) {
     NNET_INLINE
     unsigned best = 0;
-    typename CONFIG_T::accum_t best_value = dist[0];
+    value_T best_value = values[0];
     NNET_UNROLL
-    for (unsigned n = 1; n < CONFIG_T::n_units; n++) {
-        const bool better =
-            CONFIG_T::distance == som_cosine ? greater_than(dist[n], best_value) : greater_than(best_value, dist[n]);
+    for (unsigned n = 1; n < N; n++) {
+        const bool better = Largest ? greater_than(values[n], best_value) : greater_than(best_value, values[n]);
         if (better) {
             best = n;
-            best_value = dist[n];
+            best_value = values[n];
         }
     }
     return best;
+}
+
+// The first unit with the smallest distance (the largest similarity for cosine).
+template <typename CONFIG_T> inline unsigned som_best_unit(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units]) {
+    NNET_INLINE
+    return som_first_best<typename CONFIG_T::accum_t, CONFIG_T::n_units, CONFIG_T::distance == som_cosine>(dist);
+}
+
+// The outputs that depend on the BMU only (index, coordinates, label, quantized, one-hot). Value j of
+// unit n sits at codebook[n * UnitStride + j * ValueStride]: [n_units][n_in] for nnet::som,
+// [n_in][n_units] (the dense weights) for nnet::som_dense.
+template <class res_T, typename CONFIG_T, unsigned UnitStride, unsigned ValueStride>
+inline void som_bmu_output(unsigned best, res_T res[CONFIG_T::n_out], const typename CONFIG_T::codebook_t codebook[],
+                           const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
+    NNET_INLINE
+    if (CONFIG_T::output == som_index) {
+        res[0] = best;
+    } else if (CONFIG_T::output == som_coordinates) {
+        res[0] = best / CONFIG_T::n_cols;
+        res[CONFIG_T::n_out - 1] = best % CONFIG_T::n_cols;
+    } else if (CONFIG_T::output == som_label) {
+        res[0] = labels[best];
+    } else if (CONFIG_T::output == som_quantized) {
+        NNET_UNROLL
+        for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+            res[j] = codebook[best * UnitStride + j * ValueStride];
+        }
+    } else {
+        NNET_UNROLL
+        for (unsigned n = 0; n < CONFIG_T::n_out; n++) {
+            res[n] = n == best ? 1 : 0;
+        }
+    }
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
@@ -130,24 +172,7 @@ void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
         return;
     }
     const unsigned best = som_best_unit<CONFIG_T>(dist);
-    if (CONFIG_T::output == som_index) {
-        res[0] = best;
-    } else if (CONFIG_T::output == som_coordinates) {
-        res[0] = best / CONFIG_T::n_cols;
-        res[CONFIG_T::n_out - 1] = best % CONFIG_T::n_cols;
-    } else if (CONFIG_T::output == som_label) {
-        res[0] = labels[best];
-    } else if (CONFIG_T::output == som_quantized) {
-        NNET_UNROLL
-        for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-            res[j] = codebook[best * CONFIG_T::n_in + j];
-        }
-    } else {
-        NNET_UNROLL
-        for (unsigned n = 0; n < CONFIG_T::n_out; n++) {
-            res[n] = n == best ? 1 : 0;
-        }
-    }
+    som_bmu_output<res_T, CONFIG_T, CONFIG_T::n_in, 1>(best, res, codebook, labels);
 }
 
 // floor(sqrt(square)) on root_T's grid: the largest root with root * root <= square, bit by bit from the top.
@@ -229,6 +254,57 @@ void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
     som_all_distances<data_T, CONFIG_T>(data, codebook, dist);
     const unsigned best = som_best_unit<CONFIG_T>(dist);
     som_lookup_output<CONFIG_T::output>::template write<res_T, CONFIG_T>(dist, best, res, lookup);
+}
+
+// The score stage of som_dense seen as a Dense layer: n_in inputs, n_units outputs, the SOM's strategy,
+// reuse factor and zero count, the codebook type as weight_t.
+template <class CONFIG_T> struct som_score_config : dense_config {
+    static const unsigned n_in = CONFIG_T::n_in;
+    static const unsigned n_out = CONFIG_T::n_units;
+    static const unsigned io_type = io_parallel;
+    static const unsigned strategy = CONFIG_T::strategy;
+    static const unsigned reuse_factor = CONFIG_T::reuse_factor;
+    static const unsigned n_zeros = CONFIG_T::n_zeros;
+    typedef typename CONFIG_T::accum_t accum_t;
+    typedef typename CONFIG_T::codebook_t weight_t;
+    typedef typename CONFIG_T::bias_t bias_t;
+};
+
+// The scores w_n . x - |w_n|^2 / 2 of every unit (the Dense kernel's schedule) and the first best one.
+template <class data_T, typename CONFIG_T>
+inline unsigned som_dense_best(const data_T data[CONFIG_T::n_in],
+                               const typename CONFIG_T::codebook_t weights[CONFIG_T::n_in * CONFIG_T::n_units],
+                               const typename CONFIG_T::bias_t biases[CONFIG_T::n_units],
+                               typename CONFIG_T::accum_t score[CONFIG_T::n_units]) {
+    NNET_INLINE
+    dense<data_T, typename CONFIG_T::accum_t, som_score_config<CONFIG_T>>(data, score, weights, biases);
+    return som_first_best<typename CONFIG_T::accum_t, CONFIG_T::n_units, true>(score);
+}
+
+// The SOM as a Dense layer plus an argmax; weights: the codebook transposed, [n_in][n_units]. Not
+// pipelined as a whole: the scores keep the Dense strategy's schedule (Latency: II = reuse_factor;
+// Resource: reuse_factor steps at II = 1).
+template <class data_T, class res_T, typename CONFIG_T>
+void som_dense(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+               const typename CONFIG_T::codebook_t weights[CONFIG_T::n_in * CONFIG_T::n_units],
+               const typename CONFIG_T::bias_t biases[CONFIG_T::n_units],
+               const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
+    typename CONFIG_T::accum_t score[CONFIG_T::n_units];
+    NNET_ARRAY_PARTITION_COMPLETE(score)
+    const unsigned best = som_dense_best<data_T, CONFIG_T>(data, weights, biases, score);
+    som_bmu_output<res_T, CONFIG_T, 1, CONFIG_T::n_units>(best, res, weights, labels);
+}
+
+// som_dense with a lookup array: the unit coordinates of a hexagonal map (som_unit_coordinates).
+template <class data_T, class res_T, typename CONFIG_T, class table_T>
+void som_dense(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+               const typename CONFIG_T::codebook_t weights[CONFIG_T::n_in * CONFIG_T::n_units],
+               const typename CONFIG_T::bias_t biases[CONFIG_T::n_units],
+               const typename CONFIG_T::label_t /* labels: unused */[CONFIG_T::n_units], const table_T lookup[]) {
+    typename CONFIG_T::accum_t score[CONFIG_T::n_units];
+    NNET_ARRAY_PARTITION_COMPLETE(score)
+    const unsigned best = som_dense_best<data_T, CONFIG_T>(data, weights, biases, score);
+    som_lookup_output<CONFIG_T::output>::template write<res_T, CONFIG_T>(score, best, res, lookup);
 }
 
 } // namespace nnet
