@@ -11,9 +11,10 @@ import math
 
 import numpy as np
 
+from hls4ml.estimate import kinds_maps as maps
 from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined, stream_schedule
-from hls4ml.estimate.kinds_products import lanes, mux_luts, per_channel_multipliers, schedule
-from hls4ml.estimate.mapping import BLOCK_MEMORY_BITS, LUT_MEMORY_BITS
+from hls4ml.estimate.kinds_products import Matrix, lanes, matrix_model, mux_luts, per_channel_multipliers, schedule
+from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import (
     ZERO,
     Cost,
@@ -21,6 +22,7 @@ from hls4ml.estimate.primitives import (
     Multiplier,
     Range,
     constant_multipliers,
+    index_bits,
     raw_values,
     tree_levels,
     width_of,
@@ -29,10 +31,11 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.layers import TABLE_ACTIVATIONS
 from hls4ml.model.passes.fifo_depths import stream_pack
+from hls4ml.model.reference.som import activity_table
 from hls4ml.model.types import FixedPrecisionType
 
 
-def _table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tuple[list[Memory], bool | None]:
+def table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tuple[list[Memory], bool | None]:
     """The layer's lookup tables as ROMs (size and width from the lowering's table choice), and
     whether they sit in block RAM (None: the mapping may choose either)."""
     source = ctx.graph.input_type(layer)
@@ -43,7 +46,7 @@ def _table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tu
         width = width_of(spec.table_type)
         memories.append(Memory('rom', spec.size, width, reads.get(prefix, 1), label=f'{prefix}table'))
     bits = max((memory.bits for memory in memories), default=0)
-    return memories, True if bits >= BLOCK_MEMORY_BITS else False if bits <= LUT_MEMORY_BITS else None
+    return memories, in_block_ram(bits)
 
 
 def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
@@ -57,11 +60,11 @@ def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
     read = ZERO
     if name in TABLE_ACTIVATIONS:
         rf = 1 if ctx.io_stream else int(layer.attributes.get('reuse_factor', 1))
-        memories, in_block_ram = _table_memories(layer, ctx, {'': math.ceil(count / rf)})
+        memories, block_ram = table_memories(layer, ctx, {'': math.ceil(count / rf)})
         cost.memories += memories
         cost.adder_bits += count * data_bits
         cost.logic_bits += 2 * count * data_bits
-        read = ctx.read_cycles(in_block_ram)
+        read = ctx.read_cycles(block_ram)
     factors = _activation_factors(layer, ctx, count)
     cost.add_multipliers(factors)
     if factors:
@@ -89,31 +92,36 @@ def _activation_factors(layer: Layer, ctx: RuleContext, count: int) -> list[Mult
 
 
 def softmax(layer: Layer, ctx: RuleContext) -> LayerModel:
-    """stable: a maximum tree, n subtractions, n exp reads, a sum tree, one reciprocal read per row,
-    n products; latency: the same without maximum and subtractions; argmax: a comparator tree."""
-    count, data_bits = lanes(layer, ctx), ctx.input_bits(layer)
+    """The rows of `softmax_rows`: the whole vector or rows of n_slice values."""
+    count = lanes(layer, ctx)
     n_slice = int(layer.attributes.get('n_slice', 0) or count)
-    rows = max(count // n_slice, 1)
     implementation = layer.attributes['implementation']
     cost = Cost(register_bits=Range.exact(count * ctx.type_bits(layer, 'result')))
+    depth = softmax_rows(cost, ctx, layer, count, n_slice, implementation)
+    latency, interval = schedule(layer, ctx, depth)
+    return LayerModel(cost, latency, interval, depth, coarse=implementation != 'argmax')
+
+
+def softmax_rows(cost: Cost, ctx: RuleContext, layer: Layer, count: int, n_slice: int, implementation: str) -> Range:
+    """count values in rows of n_slice (nnet_softmax.h), added to `cost`; returns the depth in cycles.
+    stable: a maximum tree, n subtractions, n exp reads, a sum tree, one reciprocal read per row,
+    n products; latency: the same without maximum and subtractions; argmax: a comparator tree."""
+    data_bits, rows = ctx.input_bits(layer), max(count // n_slice, 1)
     cost.logic_bits += (n_slice - 1) * rows * 2 * data_bits if implementation != 'latency' else 0
     chain = ctx.compare_ns(data_bits, tree_levels(n_slice)) if implementation != 'latency' else ZERO
     if implementation == 'argmax':
         cost.logic_bits += count * ctx.type_bits(layer, 'result')
-        depth = ctx.cycles(chain)
-        latency, interval = schedule(layer, ctx, depth)
-        return LayerModel(cost, latency, interval, depth)
-    memories, in_block_ram = _table_memories(layer, ctx, {'exp_': count, 'inv_': rows})
+        return ctx.cycles(chain)
+    memories, block_ram = table_memories(layer, ctx, {'exp_': count, 'inv_': rows})
     cost.memories += memories
     accum = ctx.type_bits(layer, 'accum')
     exp_bits, inv_bits = ctx.type_bits(layer, 'exp_table'), ctx.type_bits(layer, 'inv_table')
     cost.adder_bits += count * data_bits * (implementation == 'stable') + count * accum
-    cost.add_multipliers([Multiplier(count, exp_bits, inv_bits)])
-    chain = chain + ctx.add_ns(data_bits) + ctx.add_ns(accum, tree_levels(n_slice)) + ctx.multiply_ns(cost.multipliers)
-    read = ctx.read_cycles(in_block_ram)
-    depth = ctx.cycles(chain, read + read)
-    latency, interval = schedule(layer, ctx, depth)
-    return LayerModel(cost, latency, interval, depth, coarse=True)
+    products = [Multiplier(count, exp_bits, inv_bits)]
+    cost.add_multipliers(products)
+    chain = chain + ctx.add_ns(data_bits) + ctx.add_ns(accum, tree_levels(n_slice)) + ctx.multiply_ns(products)
+    read = ctx.read_cycles(block_ram)
+    return ctx.cycles(chain, read + read)
 
 
 def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
@@ -146,38 +154,78 @@ def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
 
 
 def som(layer: Layer, ctx: RuleContext) -> LayerModel:
-    """n_units x n_in differences and distance terms, n_units sums, and the best-unit scan: a chain
-    of n_units - 1 compare-selects the tool may or may not rebalance into a tree (the latency range)."""
+    """The distances (kinds_maps.distance_stage), then, except for output 'distances', the best-unit
+    scan and the output: index; coordinates (a division of the index by the column count, or a read
+    of the hexagonal coordinate table); one-hot (n index tests); label and quantized (multiplexers of
+    the best unit's entry); activities (kinds_maps.activity_stage: roots, slots, exp-table reads)."""
     attributes = layer.attributes
-    n_in, n_units = attributes['n_in'], attributes['n_units']
-    data_bits, code_bits, accum = ctx.input_bits(layer), ctx.type_bits(layer, 'codebook'), ctx.type_bits(layer, 'accum')
-    distance, terms = attributes['distance'], n_in * n_units
-    diff = max(data_bits, code_bits) + 1
+    shape = maps.MapShape(
+        attributes['n_in'],
+        attributes['n_units'],
+        ctx.input_bits(layer),
+        ctx.type_bits(layer, 'codebook'),
+        ctx.type_bits(layer, 'accum'),
+        attributes['distance'],
+    )
+    if attributes.get('implementation') == 'dense':
+        return som_dense(layer, ctx, shape)
     cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * ctx.type_bits(layer, 'result')))
-    if distance == 'cosine':
-        codebook = raw_values(layer.weights['codebook'], layer.types.get('codebook'))
-        cost.add_multipliers(constant_multipliers(codebook, data_bits))
+    codebook = raw_values(layer.weights['codebook'], layer.types.get('codebook'))
+    chain = maps.distance_stage(cost, ctx, shape, codebook)
+    read = ZERO
+    if attributes['output'] != 'distances':
+        chain = chain + maps.scan_stage(cost, ctx, shape.n_units, shape.accum_bits)
+    if attributes['output'] == 'activities':
+        table = activity_table(attributes, layer.types['accum'], layer.types['table'])
+        chain = chain + maps.activity_stage(cost, ctx, shape, table, ctx.type_bits(layer, 'table'))
+        read = maps.table_read(ctx, table, ctx.type_bits(layer, 'table'))
     else:
-        cost.adder_bits += terms * diff
-        if distance == 'squared_euclidean':
-            cost.add_multipliers([Multiplier(terms, diff, diff)])
-        elif distance == 'chebyshev':
-            cost.logic_bits += 4 * terms * accum
-    cost.adder_bits += terms * accum if distance != 'chebyshev' else 0
-    cost.logic_bits += (n_units - 1) * (2 * accum + math.ceil(math.log2(max(n_units, 2))))
-    if attributes['output'] == 'label':
-        cost.logic_bits += ctx.type_bits(layer, 'label') * mux_luts(n_units)
-    if attributes['output'] == 'activities':  # exp(-(d_n - d_bmu) / beta): a table read per unit
-        size, bits = int(attributes.get('table_size', 1024)), ctx.type_bits(layer, 'result')
-        cost.memories.append(Memory('rom', size, bits, n_units, label='activity table'))
-        cost.adder_bits += n_units * accum
-    per_unit = ctx.multiply_ns(cost.multipliers) + ctx.add_ns(accum, tree_levels(n_in))
-    fastest = ctx.compare_ns(accum, tree_levels(n_units))
-    slowest = ctx.compare_ns(accum, max(n_units - 1, 1))
-    depth = ctx.cycles(per_unit + Range(fastest.low, slowest.high))
+        read = _som_selection(cost, ctx, layer, shape)
+    depth = ctx.cycles(chain, read)
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
     latency = ctx.vector_latency(latency)
     return LayerModel(cost, latency, interval, depth, ['best unit: a chain (high) or a tree (low)'], coarse=True)
+
+
+def _som_selection(cost: Cost, ctx: RuleContext, layer: Layer, shape: maps.MapShape) -> Range:
+    """What the outputs without the exp table add after the best unit; returns their read cycles."""
+    output, units, index = layer.attributes['output'], shape.n_units, index_bits(shape.n_units)
+    if output == 'coordinates' and layer.attributes.get('topology', 'rectangular') == 'hexagonal':
+        result = ctx.type_bits(layer, 'result')
+        cost.memories.append(Memory('rom', 2 * units, result, 2, label='unit coordinates'))
+        return ctx.read_cycles(in_block_ram(2 * units * result))
+    if output == 'coordinates':  # best / n_cols and best % n_cols: small functions of the index
+        cost.logic_bits += 2 * index
+    elif output == 'one_hot':
+        cost.logic_bits += units * index
+    elif output == 'label':
+        cost.logic_bits += ctx.type_bits(layer, 'label') * mux_luts(units)
+    elif output == 'quantized':
+        cost.logic_bits += shape.n_in * shape.code_bits * mux_luts(units)
+    return ZERO
+
+
+def som_dense(layer: Layer, ctx: RuleContext, shape: maps.MapShape) -> LayerModel:
+    """Implementation 'dense' (docs/som.md): the scores as a Dense layer of the transposed codebook
+    (kinds_products.matrix_model, with the layer's strategy and reuse factor), then the best-unit scan
+    and the output, as in the distance form, after the scores."""
+    attributes = layer.attributes
+    weights = raw_values(layer.weights['codebook'].T, layer.types.get('codebook'))
+    reuse_factor, strategy = int(attributes.get('reuse_factor', 1)), str(attributes.get('strategy', 'latency'))
+    accum = shape.accum_bits
+    matrix = Matrix(
+        weights, shape.n_in, shape.n_units, shape.data_bits, shape.code_bits, accum, accum, reuse_factor, strategy
+    )
+    model = matrix_model(matrix, ctx)
+    scan = maps.scan_stage(model.cost, ctx, shape.n_units, accum)
+    after = ctx.cycles(scan, _som_selection(model.cost, ctx, layer, shape))
+    model.cost.register_bits = model.cost.register_bits + Range.exact(
+        ctx.output_size(layer) * ctx.type_bits(layer, 'result')
+    )
+    model.latency, model.depth = ctx.vector_latency(model.latency + after), model.depth + after
+    model.notes.append('dense form: Dense scores, then the best unit: a chain (high) or a tree (low)')
+    model.coarse = True
+    return model
 
 
 def topk(layer: Layer, ctx: RuleContext) -> LayerModel:
@@ -186,7 +234,7 @@ def topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     attributes = layer.attributes
     n, k = attributes['n_in'], attributes['k']
     data_bits, result = ctx.input_bits(layer), ctx.type_bits(layer, 'result')
-    rank_bits = max(math.ceil(math.log2(n)), 1)
+    rank_bits = index_bits(n)
     pairs = n * (n - 1) // 2
     cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * result))
     cost.adder_bits += pairs * data_bits * (2 if attributes.get('magnitude') else 1)

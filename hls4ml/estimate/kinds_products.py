@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined, stream_schedule
-from hls4ml.estimate.mapping import BLOCK_MEMORY_BITS, LUT_MEMORY_BITS
+from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, constant_multipliers, raw_values, tree_levels
 from hls4ml.model.ir import Layer
 from hls4ml.model.passes.fifo_depths import stream_pack
@@ -93,9 +93,8 @@ def resource_matrix(matrix: Matrix, ctx: RuleContext, notes: list[str]) -> tuple
         f'block_factor {block}: weights in a {rf} x {block * matrix.weight_bits}-bit ROM; zeros are multiplied'
     )
     bits = rf * block * matrix.weight_bits
-    in_block_ram = True if bits >= BLOCK_MEMORY_BITS else False if bits <= LUT_MEMORY_BITS else None
     chain = ctx.multiply_ns(cost.multipliers) + ctx.add_ns(matrix.accum_bits)
-    return cost, ctx.cycles(chain, ctx.read_cycles(in_block_ram))
+    return cost, ctx.cycles(chain, ctx.read_cycles(in_block_ram(bits)))
 
 
 def matrix_model(matrix: Matrix, ctx: RuleContext) -> LayerModel:

@@ -1,72 +1,181 @@
-"""Rules of the selection layers added after top-k: sparse soft top-k and the MoE router.
+"""Rules of the selection layers added after top-k: sparse soft top-k and the two MoE routers.
 
-Both are coarse: their internal types (thresholds, sums, reciprocals) are chosen by the lowering, so
-the widths here are the input width plus the few guard bits the kernels' comments describe.
-SoftTopK (`nnet_softtopk.h`): the all-pairs ranking of top-k, then `iterations` unrolled bisection
-steps of n clipped differences and a sum each, a polish step (a reciprocal-table product) and n
-clipped outputs. Router (`nnet_router.h`): k passes of an argmax tree (k (n - 1) compare-selects),
-exp-table reads and a sum over the k chosen (renormalize) or all experts, one reciprocal read and
-one product per gate.
+SoftTopK (`nnet_softtopk.h`): the keys, the all-pairs ranking of top-k, the fast-path test, then
+`iterations` unrolled bisection steps of n clipped differences and a sum each, a polish step (a
+reciprocal-table product) and n clipped outputs, at the widths the lowering chooses
+(`reference.soft_topk.layer_soft_topk_types`). Router (`nnet_router.h`): k passes of an argmax tree
+(k (n - 1) compare-selects), then (unless the output is the indices) exp-table reads and a sum over
+the k chosen (renormalize) or all experts, one reciprocal read and one product per gate.
+ExpertChoiceRouter: io_parallel, the softmax of every token's row, then an all-pairs ranking of
+every expert's column; io_stream, a softmax row per token and an insertion queue per expert.
 """
 
 from __future__ import annotations
 
 import math
 
-from hls4ml.estimate.context import LayerModel, RuleContext, pipelined
-from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, tree_levels
+import numpy as np
+
+from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined
+from hls4ml.estimate.kinds_other import softmax_rows, table_memories
+from hls4ml.estimate.kinds_products import mux_luts
+from hls4ml.estimate.mapping import in_block_ram
+from hls4ml.estimate.primitives import (
+    Cost,
+    Memory,
+    Multiplier,
+    Range,
+    constant_multipliers,
+    index_bits,
+    raw_values,
+    tree_levels,
+)
 from hls4ml.model.ir import Layer
+from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants
+from hls4ml.model.types import FixedPrecisionType
 
-GUARD_BITS = 2  # thresholds hold x - l and midpoints: a little wider than the data
-RECIPROCAL_BITS = 18
+
+def _ranking(cost: Cost, n: int, bits: int, copies: int = 1) -> None:
+    """`copies` all-pairs rankings of nnet_topk.h: n (n - 1) / 2 comparators and n vote counters each."""
+    cost.adder_bits += copies * (n * (n - 1) // 2 * bits + n * (n - 1))
 
 
-def _ranking(cost: Cost, n: int, bits: int) -> None:
-    """The all-pairs ranking of nnet_topk.h: n (n - 1) / 2 comparators and n vote counters."""
-    cost.adder_bits += n * (n - 1) // 2 * bits + n * (n - 1)
+def _ranking_ns(ctx: RuleContext, n: int, bits: int) -> Range:
+    return ctx.compare_ns(bits) + ctx.add_ns(index_bits(n), tree_levels(n))
 
 
 def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     attributes = layer.attributes
-    n, k, iterations = attributes['n_in'], attributes['k'], int(attributes.get('iterations', 12))
-    data_bits = ctx.input_bits(layer)
-    threshold = data_bits + GUARD_BITS
-    total = threshold + math.ceil(math.log2(max(n, 2)))
-    cost = Cost(register_bits=Range.exact(n * ctx.type_bits(layer, 'result')))
-    _ranking(cost, n, data_bits)
-    rank_bits = max(math.ceil(math.log2(n)), 1)
-    cost.logic_bits += 2 * n * rank_bits + 2 * data_bits * math.ceil(n / 3)  # the k-th and (k+1)-th keys
-    steps = iterations + 2  # the bisection, the polish, the outputs: n differences, clips and a sum each
-    cost.adder_bits += steps * n * (threshold + total) + n * data_bits * (attributes.get('mode') == 'magnitude')
-    cost.logic_bits += steps * (2 * n * threshold + total)
-    cost.add_multipliers([Multiplier(1, total, RECIPROCAL_BITS)])
-    cost.memories.append(Memory('rom', (n + 1) * (k + 1), RECIPROCAL_BITS, label='reciprocal table'))
-    per_step = ctx.add_ns(threshold) + ctx.add_ns(total, tree_levels(n)) + ctx.compare_ns(total)
-    ranking = ctx.compare_ns(data_bits) + ctx.add_ns(rank_bits, tree_levels(n))
-    chain = ranking + per_step.scale(steps) + ctx.multiply_ns(cost.multipliers)
-    depth = ctx.cycles(chain, Range(0, 2))
+    n, k, iterations = attributes['n_in'], attributes['k'], int(attributes['iterations'])
+    source = ctx.graph.input_type(layer)
+    if not isinstance(source, FixedPrecisionType):
+        raise TypeError(f'soft top-k of a {source} input')
+    types = layer_soft_topk_types(layer, source)
+    key, threshold, total = types.keys.width, types.threshold.width, types.sum.width
+    result, rank = ctx.type_bits(layer, 'result'), index_bits(n)
+    magnitude = attributes['mode'] == 'magnitude'
+    cost = Cost(register_bits=Range.exact(n * result))
+    cost.adder_bits += n * key * magnitude  # |x|
+    _ranking(cost, n, key)
+    cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3)  # the k-th and (k+1)-th keys
+    cost.logic_bits += n * (rank + result) + 2 * threshold  # the hard top-k and the fast-path test
+    cost.adder_bits += 2 * threshold  # the gap (mask) and the bracket's low end
+    scaled = _soft_topk_constants(cost, layer, types.param, (key, threshold, n, iterations))
+    # bisection: the midpoint, n clipped differences summed, the budget test, the bracket update
+    cost.adder_bits += iterations * (threshold + n * (threshold + total))
+    cost.logic_bits += iterations * (2 * n * threshold + total + 2 * threshold)
+    # polish: differences and width tests, two counters, the middle sum, the deficit, two clamps
+    cost.adder_bits += n * (threshold + 2 * total + 2 * rank)
+    cost.logic_bits += n * threshold + 4 * threshold
+    recip = types.recip.width
+    cost.memories.append(Memory('rom', (n + 1) * (k + 1), recip, label='reciprocal table'))
+    polish = [Multiplier(1, total, recip)]
+    cost.add_multipliers(polish)
+    # outputs: differences, tests and selects (magnitude: a negation)
+    cost.adder_bits += n * (threshold + result * magnitude)
+    cost.logic_bits += n * (2 * threshold + result)
+    step = ctx.add_ns(threshold) + ctx.compare_ns(threshold) + ctx.add_ns(total, tree_levels(n))
+    step = step + ctx.compare_ns(total) + ctx.multiply_ns(scaled)
+    polished = ctx.compare_ns(threshold) + ctx.add_ns(total, tree_levels(n)) + ctx.multiply_ns(polish)
+    chain = _ranking_ns(ctx, n, key) + ctx.compare_ns(threshold) + step.scale(iterations) + polished
+    chain = chain + ctx.compare_ns(threshold, 3) + ctx.multiply_ns(scaled)  # clamps, the outputs
+    depth = ctx.cycles(chain, ctx.read_cycles(in_block_ram((n + 1) * (k + 1) * recip)))
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
-    notes = [f'{iterations} unrolled bisection steps of {n} clipped differences']
+    notes = [f'{iterations} unrolled bisection steps of {n} clipped differences; {threshold}-bit thresholds']
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
+
+
+def _soft_topk_constants(
+    cost: Cost, layer: Layer, param: FixedPrecisionType, sizes: tuple[int, int, int, int]
+) -> list[Multiplier]:
+    """The constant products of the magnitude form (l and 1 / l are powers of two: shifts): the fast
+    path's (1 + l) and 1 / (1 + l), the budget k l per step, the ramp (1 + l) / l per output."""
+    key, threshold, n, iterations = sizes
+    if layer.attributes['mode'] != 'magnitude':
+        return []
+    constants = soft_topk_constants(layer.attributes['k'], layer.attributes['l'])
+
+    def raw(name: str) -> list[int]:
+        return raw_values(np.array([constants[name]]), param)
+
+    multipliers = constant_multipliers(raw('one_plus_l') + raw('inv_one_plus_l'), key)
+    multipliers += constant_multipliers(raw('k_l'), threshold, iterations)
+    multipliers += constant_multipliers(raw('ramp'), threshold, n)
+    cost.add_multipliers(multipliers)
+    return multipliers
 
 
 def router(layer: Layer, ctx: RuleContext) -> LayerModel:
     attributes = layer.attributes
     n, k = attributes['n_in'], attributes['k']
-    data_bits, accum = ctx.input_bits(layer), ctx.type_bits(layer, 'accum')
-    exp_bits, inv_bits = ctx.type_bits(layer, 'exp_table'), ctx.type_bits(layer, 'inv_table')
-    summed = k if attributes.get('renormalize', True) else n
-    size = int(attributes.get('table_size', 1024))
-    index_bits = max(math.ceil(math.log2(n)), 1)
-    cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * ctx.type_bits(layer, 'result')))
-    cost.logic_bits += k * (n - 1) * (2 * data_bits + index_bits)  # compare-selects of value and index
-    cost.adder_bits += summed * data_bits + summed * accum
-    cost.memories += [Memory('rom', size, exp_bits, summed, 'exp table'), Memory('rom', size, inv_bits, 1, 'inv table')]
-    cost.add_multipliers([Multiplier(k, exp_bits, inv_bits)])
-    selection = ctx.compare_ns(data_bits, tree_levels(n)).scale(k)
-    sums = ctx.add_ns(data_bits) + ctx.add_ns(accum, tree_levels(summed))
-    read = ctx.read_cycles(None).scale(2)  # the exp and the reciprocal reads, in sequence
-    depth = ctx.cycles(selection + sums + ctx.multiply_ns(cost.multipliers), read)
+    data_bits, rank, result = ctx.input_bits(layer), index_bits(n), ctx.type_bits(layer, 'result')
+    cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * result))
+    cost.logic_bits += k * (n - 1) * (2 * data_bits + rank + 1) + k * n  # compare-selects; the taken flags
+    chain, read = ctx.compare_ns(data_bits, tree_levels(n)).scale(k), Range(0, 0)
+    if attributes['output'] != 'indices':
+        gates, read = _router_gates(cost, ctx, layer)
+        chain = chain + gates
+    if attributes['output'] == 'gates':  # res[e] = the gate of the s with chosen[s] == e
+        cost.logic_bits += n * k * (rank + result)
+    depth = ctx.cycles(chain, read)
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
     notes = [f'{k * (n - 1)} comparators ({k} argmax passes)']
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
+
+
+def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer) -> tuple[Range, Range]:
+    """router_gate_values: the chosen logits (multiplexers), r - r_max and an exp read for each of the
+    k chosen (and for all n experts without renormalize), the sum, one reciprocal read, k products.
+    Returns the delay and the cycles of the two reads in sequence."""
+    attributes = layer.attributes
+    n, k, data_bits = attributes['n_in'], attributes['k'], ctx.input_bits(layer)
+    summed = k if attributes['renormalize'] else n
+    exp_reads = k if attributes['renormalize'] else k + n
+    memories, block_ram = table_memories(layer, ctx, {'exp_': exp_reads, 'inv_': 1})
+    cost.memories += memories
+    accum = ctx.type_bits(layer, 'accum')
+    cost.logic_bits += k * data_bits * mux_luts(n)
+    cost.adder_bits += exp_reads * data_bits + summed * accum
+    products = [Multiplier(k, ctx.type_bits(layer, 'exp_table'), ctx.type_bits(layer, 'inv_table'))]
+    cost.add_multipliers(products)
+    chain = ctx.add_ns(data_bits) + ctx.add_ns(accum, tree_levels(summed)) + ctx.multiply_ns(products)
+    return chain, ctx.read_cycles(block_ram).scale(2)
+
+
+def expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """io_parallel: the stable softmax of the n_tokens rows, then per expert the all-pairs rank of its
+    column (n_tokens (n_tokens - 1) / 2 comparators) and n_tokens tests rank < capacity."""
+    if ctx.io_stream:
+        return _expert_choice_stream(layer, ctx)
+    attributes = layer.attributes
+    experts, tokens = attributes['n_in'], attributes['n_tokens']
+    gate, rank = ctx.type_bits(layer, 'result'), index_bits(tokens)
+    cost = Cost(register_bits=Range.exact(tokens * experts * gate))
+    rows = softmax_rows(cost, ctx, layer, tokens * experts, experts, 'stable')
+    _ranking(cost, tokens, gate, experts)
+    cost.logic_bits += experts * tokens * (rank + gate)
+    ranking = ctx.cycles(_ranking_ns(ctx, tokens, gate) + ctx.compare_ns(rank))
+    latency, interval = pipelined(rows + ranking, int(attributes.get('reuse_factor', 1)))
+    notes = [f'{experts * tokens * (tokens - 1) // 2} comparators ({experts} rankings of {tokens} tokens)']
+    return LayerModel(cost, latency, interval, rows + ranking, notes, coarse=True)
+
+
+def _expert_choice_stream(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """nnet_router_stream.h: per token a softmax row and an offer to every expert's queue of capacity
+    (gate, token) entries (capacity comparators, a shift); the rows kept; then per token the queue
+    look-ups. The loops carry no pragmas: low, the expert loops pipelined at II 1; high, every offer
+    and look-up walking its queue slot by slot."""
+    attributes = layer.attributes
+    experts, tokens, capacity = attributes['n_in'], attributes['n_tokens'], attributes['capacity']
+    gate, token = ctx.type_bits(layer, 'result'), index_bits(tokens)
+    cost = Cost(register_bits=Range.exact(experts * (capacity * (gate + token) + token)))
+    row = softmax_rows(cost, ctx, layer, experts, experts, 'stable')
+    cost.logic_bits += experts * capacity * (2 * gate + gate + token)  # compare, shift of gate and token
+    cost.logic_bits += experts * (capacity * token + gate)  # holds(): token tests; the gate select
+    cost.memories.append(Memory('ram', tokens, experts * gate, label='gate rows'))
+    offer = Range(experts, experts * (2 * capacity + 1))
+    lookup = Range(experts, experts * (capacity + 1))
+    reading = (row + offer).scale(tokens)
+    busy = reading + lookup.scale(tokens) + LOOP_OVERHEAD_CYCLES.scale(2)
+    notes = [f'{experts} insertion queues of {capacity}; the output waits for the whole group of {tokens}']
+    return LayerModel(cost, busy, busy, reading + lookup, notes, coarse=True)

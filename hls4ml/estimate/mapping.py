@@ -38,6 +38,11 @@ def placement(multiplier: Multiplier) -> str:
     return 'either'
 
 
+def in_block_ram(bits: int) -> bool | None:
+    """Where a memory of `bits` sits by the thresholds above: True (block RAM), False (LUTs), None (either)."""
+    return True if bits >= BLOCK_MEMORY_BITS else False if bits <= LUT_MEMORY_BITS else None
+
+
 def dsps_per_multiplier(family: Family, a: int, b: int) -> Range:
     """DSP blocks of one a x b signed product. Low: the operands split into chunks of the DSP shape;
     high: every chunk after the first is unsigned, so it holds one bit less."""

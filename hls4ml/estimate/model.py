@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hls4ml.estimate import kinds_maps as maps
 from hls4ml.estimate import kinds_other as other
 from hls4ml.estimate import kinds_products as products
 from hls4ml.estimate import kinds_selection as selection
@@ -47,9 +48,11 @@ RULES: dict[str, Rule] = {
     'GlobalPooling2D': other.pooling,
     # selection and maps
     'SOM': other.som,
+    'ReSOM': maps.resom,
     'TopK': other.topk,
     'SoftTopK': selection.soft_topk,
     'Router': selection.router,
+    'ExpertChoiceRouter': selection.expert_choice,
     # moving values
     **dict.fromkeys(
         (

@@ -167,6 +167,11 @@ def constant_multipliers(coefficients: list[int], data_bits: int, copies: int = 
     return [Multiplier(n, data_bits, bits, digits) for (bits, digits), n in sorted(groups.items())]
 
 
+def index_bits(count: int) -> int:
+    """Bits of an index into `count` values (at least one)."""
+    return max(math.ceil(math.log2(count)), 1)
+
+
 def tree_levels(terms: int) -> int:
     """Levels of a balanced adder (or comparator) tree over `terms` inputs."""
     return math.ceil(math.log2(terms)) if terms > 1 else 0

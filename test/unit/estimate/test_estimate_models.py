@@ -31,6 +31,7 @@ KINDS_OF_THIS_ESTIMATOR = (
     *('Activation', 'ParametrizedActivation', 'PReLU', 'HardActivation', 'Softmax', 'SOM', 'TopK'),
     *('Pooling1D', 'Pooling2D', 'GlobalPooling1D', 'GlobalPooling2D', 'Reshape', 'Transpose', 'Concatenate'),
     *('ZeroPadding1D', 'ZeroPadding2D', 'Cropping1D', 'Cropping2D', 'Resize', 'Resize2D', 'Clone'),
+    *('ReSOM', 'SoftTopK', 'Router', 'ExpertChoiceRouter'),
 )
 
 

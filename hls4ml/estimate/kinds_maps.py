@@ -1,0 +1,211 @@
+"""Rules of the self-organizing maps: the SOM's stages (distances, best unit, activities) and ReSOM.
+
+The stages follow `nnet_som.h` loop by loop and are shared: the SOM rule (`kinds_other.som`) uses
+them once, ReSOM (`nnet_resom.h`, docs/resom.md) once per map, then adds its unrolled rounds of
+lateral products, normalising divisions and winner scans. Everything sits in one region pipelined at
+II = reuse_factor with no ALLOCATION limit, so every operator is instanced (the tool may still share
+some across the II: the high end). Formulas and reasons: docs/estimator.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hls4ml.estimate.context import LayerModel, RuleContext, pipelined
+from hls4ml.estimate.kinds_products import mux_luts
+from hls4ml.estimate.mapping import in_block_ram
+from hls4ml.estimate.primitives import (
+    ZERO,
+    Cost,
+    Memory,
+    Multiplier,
+    Range,
+    constant_multipliers,
+    index_bits,
+    raw_values,
+    tree_levels,
+)
+from hls4ml.model.ir import Layer
+from hls4ml.model.reference.resom import ResomTypes, layer_setup
+from hls4ml.model.reference.som import ActivityTable
+
+
+@dataclass(frozen=True)
+class MapShape:
+    """One map: `n_units` codebook rows of `n_in` values; data, codebook and distance widths."""
+
+    n_in: int
+    n_units: int
+    data_bits: int
+    code_bits: int
+    accum_bits: int
+    distance: str
+
+
+def distance_stage(cost: Cost, ctx: RuleContext, shape: MapShape, codebook: list[int]) -> Range:
+    """som_all_distances: n_units x n_in differences of max(Wd, Wc) + 1 bits and their terms (general
+    squarers, absolute values, compare-selects, or constant products for cosine), one accumulator add
+    per term. Returns the delay of one unit's distance."""
+    terms, accum = shape.n_in * shape.n_units, shape.accum_bits
+    diff = max(shape.data_bits, shape.code_bits) + 1
+    multipliers: list[Multiplier] = []
+    if shape.distance == 'cosine':
+        multipliers = constant_multipliers(codebook, shape.data_bits)
+    else:
+        cost.adder_bits += terms * diff
+        if shape.distance == 'squared_euclidean':
+            multipliers = [Multiplier(terms, diff, diff)]
+        elif shape.distance == 'chebyshev':
+            cost.logic_bits += 4 * terms * accum
+    cost.add_multipliers(multipliers)
+    cost.adder_bits += terms * accum if shape.distance != 'chebyshev' else 0
+    return ctx.multiply_ns(multipliers) + ctx.add_ns(accum, tree_levels(shape.n_in))
+
+
+def scan_stage(cost: Cost, ctx: RuleContext, count: int, bits: int) -> Range:
+    """A first-best scan (som_best_unit, resom_first_largest): count - 1 compare-selects of a value and
+    its index. The kernel writes a chain; the tool may keep it (high) or balance it into a tree (low)."""
+    cost.logic_bits += (count - 1) * (2 * bits + index_bits(count))
+    fastest = ctx.compare_ns(bits, tree_levels(count))
+    slowest = ctx.compare_ns(bits, max(count - 1, 1))
+    return Range(fastest.low, slowest.high)
+
+
+def activity_stage(cost: Cost, ctx: RuleContext, shape: MapShape, table: ActivityTable, table_bits: int) -> Range:
+    """som_lookup_output<som_activities>: for squared Euclidean n_units + 1 bit-serial roots (step k of
+    a root of W bits squares a trial of k significant bits and compares it with the distance); per unit
+    the gap to the best unit's (read through a multiplexer), the slot (a saturating write, + 1, a
+    halving), the end test and a read of the exp table. Returns the delay up to the read (its cycles:
+    `table_read`)."""
+    units, accum = shape.n_units, shape.accum_bits
+    gap_bits, chain = accum, ZERO
+    cost.logic_bits += accum * mux_luts(units)  # dist[best]
+    if table.root_type is not None:
+        width = table.root_type.width
+        gap_bits = width + 1
+        cost.add_multipliers([Multiplier(units + 1, bits, bits) for bits in range(1, width + 1)])
+        cost.logic_bits += (units + 1) * width * (accum + 1)  # trial * trial <= d, keep the bit
+        step = ctx.multiply_ns([Multiplier(1, width, width)]) + ctx.compare_ns(accum)
+        chain = step.scale(width)
+    slot_bits = table.index_type.width
+    cost.adder_bits += units * (gap_bits + slot_bits)
+    cost.logic_bits += units * (2 * slot_bits + table_bits)
+    cost.memories.append(Memory('rom', table.size, table_bits, units, label='activity table'))
+    return chain + ctx.add_ns(gap_bits) + ctx.add_ns(slot_bits)
+
+
+def table_read(ctx: RuleContext, table: ActivityTable, table_bits: int) -> Range:
+    """Cycles of an exp-table read: block RAM, LUTs or either by the table's size (mapping.in_block_ram)."""
+    return ctx.read_cycles(in_block_ram(table.size * table_bits))
+
+
+# ---- ReSOM ---------------------------------------------------------------------------------------------
+
+
+def _map_shapes(layer: Layer, ctx: RuleContext) -> tuple[MapShape, MapShape]:
+    attributes, distance = layer.attributes, layer.attributes['distance']
+    return (
+        MapShape(
+            attributes['n_in'],
+            attributes['n_units_x'],
+            ctx.input_bits(layer, 0),
+            ctx.type_bits(layer, 'codebook_x'),
+            ctx.type_bits(layer, 'accum_x'),
+            distance,
+        ),
+        MapShape(
+            attributes['n_in_y'],
+            attributes['n_units_y'],
+            ctx.input_bits(layer, 1),
+            ctx.type_bits(layer, 'codebook_y'),
+            ctx.type_bits(layer, 'accum_y'),
+            distance,
+        ),
+    )
+
+
+def lateral_stage(cost: Cost, ctx: RuleContext, layer: Layer, activity_bits: int) -> Range:
+    """resom_lateral for both maps in one round. 'all': H act_y and H^T act_x, two constant products
+    per entry of H (zeros cost nothing, powers of two are shifts) and one lateral_accum add each;
+    'bmu': every unit selects its entry of the other winner's row or column (a multiplexer)."""
+    x_units, y_units = layer.attributes['n_units_x'], layer.attributes['n_units_y']
+    lateral_bits = ctx.type_bits(layer, 'lateral_accum')
+    if layer.attributes['source'] == 'bmu':
+        cost.logic_bits += ctx.type_bits(layer, 'lateral') * (x_units * mux_luts(y_units) + y_units * mux_luts(x_units))
+        return ctx.compare_ns(index_bits(max(x_units, y_units)))
+    entries = raw_values(layer.weights['lateral'], layer.types.get('lateral'))
+    multipliers = constant_multipliers(entries, activity_bits, copies=2)
+    cost.add_multipliers(multipliers)
+    nonzero = np.asarray(entries, dtype=object).reshape(x_units, y_units) != 0
+    cost.adder_bits += 2 * int(nonzero.sum()) * lateral_bits
+    widest = max(int(nonzero.sum(axis=1).max(initial=0)), int(nonzero.sum(axis=0).max(initial=0)))
+    return ctx.multiply_ns(multipliers) + ctx.add_ns(lateral_bits, tree_levels(widest))
+
+
+def combine_stage(cost: Cost, ctx: RuleContext, layer: Layer, units: int, types: ResomTypes) -> Range:
+    """resom_combine for one map: the largest lateral value (a scan and a multiplexer), per unit one
+    general product (act * lateral, or top * act and an add for 'sum') and the restoring division:
+    activity_fraction + 1 compare-subtract stages of remainder_t (a subtractor, a comparator and a
+    select each), then the zero select of an inactive map."""
+    activity_bits, lateral_bits = ctx.type_bits(layer, 'activity'), ctx.type_bits(layer, 'lateral_accum')
+    stages, remainder_bits = types.activity.fractional + 1, types.remainder.width
+    top = scan_stage(cost, ctx, units, lateral_bits)
+    cost.logic_bits += lateral_bits * mux_luts(units)
+    multipliers = [Multiplier(units, activity_bits, lateral_bits)]
+    cost.add_multipliers(multipliers)
+    cost.adder_bits += units * remainder_bits * (layer.attributes['combine'] == 'sum')
+    cost.adder_bits += units * stages * remainder_bits
+    cost.logic_bits += units * (stages * 2 * remainder_bits + activity_bits)
+    division = ctx.compare_ns(remainder_bits, stages)
+    return top + ctx.multiply_ns(multipliers) + ctx.add_ns(remainder_bits) + division
+
+
+def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """Both SOM stages and activities, `iterations` unrolled rounds (lateral products, normalising
+    divisions, winner scans), the global winner and the output; one region pipelined at II = RF."""
+    attributes = layer.attributes
+    rounds, maps = int(attributes['iterations']), _map_shapes(layer, ctx)
+    types, tables = layer_setup(layer, 'ap')
+    activity_bits = ctx.type_bits(layer, 'activity')
+    cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * ctx.type_bits(layer, 'result')))
+    afferent, reads = ZERO, ZERO
+    for shape, table, side in zip(maps, tables, ('x', 'y'), strict=True):
+        codebook = raw_values(layer.weights[f'codebook_{side}'], layer.types.get(f'codebook_{side}'))
+        delay = distance_stage(cost, ctx, shape, codebook) + scan_stage(cost, ctx, shape.n_units, shape.accum_bits)
+        afferent = afferent.maximum(delay + activity_stage(cost, ctx, shape, table, activity_bits))
+        reads = reads.maximum(table_read(ctx, table, activity_bits))
+    lateral, combine, winner = ZERO, ZERO, ZERO
+    for _ in range(rounds):  # every round is the same hardware again
+        lateral = lateral_stage(cost, ctx, layer, activity_bits)
+        for shape in maps:
+            combine = combine.maximum(combine_stage(cost, ctx, layer, shape.n_units, types))
+    # winner scans whose result is read: the next round's (source 'bmu') and the output's
+    scans = (rounds - 1) * (attributes['source'] == 'bmu') + (attributes['output'] != 'activities')
+    for _ in range(scans):
+        for shape in maps:
+            winner = winner.maximum(scan_stage(cost, ctx, shape.n_units, activity_bits))
+    units = maps[0].n_units + maps[1].n_units
+    output = _output_stage(cost, ctx, layer, maps, activity_bits)
+    chain = afferent + (lateral + combine).scale(rounds) + winner.scale(scans) + output
+    depth = ctx.cycles(chain, reads)
+    latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
+    notes = [
+        f'{rounds} unrolled round(s): lateral products, {units} divisions of {types.activity.fractional + 1} '
+        'compare-subtract stages; scans: a chain (high) or a tree (low)'
+    ]
+    return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
+
+
+def _output_stage(cost: Cost, ctx: RuleContext, layer: Layer, maps: tuple[MapShape, ...], activity_bits: int) -> Range:
+    """The global winner (the two winners' activities through multiplexers, one compare-select: x's
+    unless y's is strictly larger) and the label read."""
+    output, units = layer.attributes['output'], sum(shape.n_units for shape in maps)
+    if output in ('winners', 'activities'):
+        return ZERO
+    cost.logic_bits += sum(activity_bits * mux_luts(shape.n_units) for shape in maps)
+    cost.logic_bits += 2 * activity_bits + index_bits(units)
+    if output == 'label':
+        cost.logic_bits += ctx.type_bits(layer, 'label') * mux_luts(units)
+    return ctx.compare_ns(activity_bits)
