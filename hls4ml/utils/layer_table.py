@@ -102,8 +102,10 @@ def _framework_sections() -> list[str]:
     """The PyTorch modules, functions and tensor methods and the ONNX ops with a handler."""
     from hls4ml.converters.onnx.parser import HANDLERS as ONNX_OPS
     from hls4ml.converters.pytorch import FUNCTIONS, METHODS, MODULES
+    from hls4ml.converters.router_matches import DESCRIPTION as ROUTER_SUBGRAPH
 
-    functions = sorted({_function_name(function) for function in FUNCTIONS})
+    internal = 'hls4ml.converters.'  # the stand-ins of matched subgraphs, which models do not call
+    functions = sorted({_function_name(f) for f in FUNCTIONS if not getattr(f, '__module__', '').startswith(internal)})
     return [
         '',
         '## PyTorch (torch.fx) and ONNX / QONNX',
@@ -115,6 +117,7 @@ def _framework_sections() -> list[str]:
         f'* **torch.nn modules:** {", ".join(sorted(MODULES))}',
         f'* **functions:** {", ".join(functions)}',
         f'* **tensor methods:** {", ".join(sorted(METHODS))}',
+        f'* **subgraphs:** {ROUTER_SUBGRAPH}',
         f'* **ONNX / QONNX ops:** {", ".join(sorted(ONNX_OPS))}',
     ]
 

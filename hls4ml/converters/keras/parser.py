@@ -1,4 +1,5 @@
-"""Keras 3 model -> IR graph: walk the functional graph, call one handler per layer.
+"""Keras 3 model -> IR graph: find the router subgraphs (`router_pattern`), then walk the functional
+graph and call one handler per layer.
 
 Every unsupported layer is collected first and reported in one error (name and class of each),
 before anything is built or written.
@@ -9,7 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from hls4ml.converters.keras.handlers import HANDLERS, REMOVED, Source, UnsupportedLayer
+from hls4ml.converters.keras.router_pattern import match_routers
+from hls4ml.converters.keras.selection import router_outputs
 from hls4ml.converters.names import NameTable
+from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layers import LAYER_KINDS
 
@@ -38,25 +42,28 @@ def functional_graph(model: Any) -> Any:
     return model
 
 
-def unsupported_layers(model: Any) -> list[str]:
-    """`name (Class)` of every layer without a handler."""
-    return [
-        f'{op.name} ({type(op).__name__})'
+def unsupported_layers(model: Any, matches: RouterMatches | None = None) -> list[str]:
+    """`name (Class)` of every layer without a handler (or why it cannot convert, from `matches`);
+    the operations of matched router subgraphs need none."""
+    matches = matches or RouterMatches()
+    entries = [
+        matches.explained.get(op.name) or f'{op.name} ({type(op).__name__})'
         for op in functional_graph(model).operations
-        if type(op).__name__ not in HANDLERS and type(op).__name__ not in REMOVED
+        if type(op).__name__ not in HANDLERS and type(op).__name__ not in REMOVED and op.name not in matches.passed
     ]
+    return list(dict.fromkeys(entries))  # one entry for a sum and the division it explains
 
 
 def parse_keras_model(model: Any) -> tuple[Graph, dict[str, str]]:
     """The IR graph of `model` and, for each IR layer named after a Keras layer, that Keras name."""
     functional = functional_graph(model)
-    missing = unsupported_layers(model)
+    walker = _Walker(functional)
+    missing = unsupported_layers(model, walker.routers)
     if missing:
         raise KerasConversionError(
             f'{len(missing)} unsupported Keras layer(s): {", ".join(missing)}. '
             'See docs/layers.md for the supported layers.'
         )
-    walker = _Walker(functional)
     problems = []
     for operation in functional.operations:
         try:
@@ -87,6 +94,7 @@ class _Walker:
         self.origin: dict[str, str] = {}
         self.broken: set[str] = set()
         self.split_outputs: list[Layer] = []  # layers of one output of a multi-output operation
+        self.routers = match_routers(functional, self.graph_nodes)
 
     def drop_unread_outputs(self) -> None:
         """Remove the layers of outputs of multi-output operations that the model never reads."""
@@ -126,12 +134,16 @@ class _Walker:
             )
         inputs = [self.tensor_of(tensor) for tensor in node.input_tensors]
         class_name = type(operation).__name__
-        if class_name in REMOVED:
+        if class_name in REMOVED or operation.name in self.routers.passed:
             self.keras_outputs[(operation.name, 0)] = inputs[0]
             return
         name = self.names.add(operation.name)
         shapes = [self.graph.tensors[tensor].shape for tensor in inputs]
-        layers = HANDLERS[class_name](Source(operation, name, inputs, shapes))
+        source = Source(operation, name, inputs, shapes)
+        if operation.name in self.routers.routers:
+            layers = router_outputs(source, self.routers.routers[operation.name])
+        else:
+            layers = HANDLERS[class_name](source)
         renamed: dict[str, str] = {}
         for layer in layers:
             layer.inputs = [renamed.get(tensor, tensor) for tensor in layer.inputs]

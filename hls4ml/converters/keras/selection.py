@@ -1,5 +1,6 @@
-"""Selection: `keras.ops.top_k(x, k, sorted=True)` (an operation of class TopK in a functional model), and
-the layers of `hls4ml.nn.keras_moe` (TopKRouter, ExpertChoiceRouter, SparseSoftTopK).
+"""Selection: `keras.ops.top_k(x, k, sorted=True)` (an operation of class TopK in a functional model), the
+same after a softmax as a router (router_pattern.py), and the layers of `hls4ml.nn.keras_moe`
+(TopKRouter, ExpertChoiceRouter, SparseSoftTopK).
 
 Keras returns (values, indices); the IR has one output per layer, so the handler emits a values
 layer (named after the operation) and an indices layer (`<name>_indices`), and the parser drops
@@ -29,6 +30,19 @@ def top_k(source: Source) -> list[Layer]:
     indices = source.make('TopK', output='indices', **attributes)
     indices.name, indices.outputs = f'{source.name}_indices', [f'{source.name}_indices']
     return [values, indices]
+
+
+def router_outputs(source: Source, renormalize: bool) -> list[Layer]:
+    """A top-k of softmax probabilities matched as a router (router_pattern.py), its input the logits:
+    Router layers for the weights and the indices, in Keras's output order, named as top_k's."""
+    shape, k = source.input_shapes[0], int(source.layer.k)
+    if len(shape) != 1 or not 1 <= k <= shape[0]:
+        raise UnsupportedLayer(f'{source.origin}: a router with k={k} over logits of shape {shape} (only vectors)')
+    attributes = {'n_in': shape[0], 'k': k, 'renormalize': renormalize}
+    weights = source.make('Router', output='weights', **attributes)
+    indices = source.make('Router', output='indices', **attributes)
+    indices.name, indices.outputs = f'{source.name}_indices', [f'{source.name}_indices']
+    return [weights, indices]
 
 
 KERAS_MOE_MODULE = 'hls4ml.nn.keras_moe'

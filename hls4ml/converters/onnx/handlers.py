@@ -209,3 +209,17 @@ def topk(step: Step) -> tuple[Operand | None, ...]:
     read_indices = step.output_read(1)
     indices = builder.topk(step.sub_origin('indices'), x, k, 'indices', largest=largest) if read_indices else None
     return values, indices
+
+
+def router(step: Step, renormalize: bool) -> tuple[Operand | None, ...]:
+    """A TopK of softmax probabilities matched as a router (router_pattern.py), its input the logits:
+    the Router weights and indices, each an IR layer only if the model reads it."""
+    x = step.tensor(0)
+    k = int(step.scalar(1, 'K')) if step.opset >= 10 else int(step.attribute('k'))
+    if x.rank != 1:
+        raise step.unsupported(f'softmax -> TopK of logits of shape {x.shape} (only one vector per sample)')
+    outputs = ((0, step.origin, 'weights'), (1, step.sub_origin('indices'), 'indices'))
+    return tuple(
+        step.builder.router(origin, x, k, renormalize, output) if step.output_read(position) else None
+        for position, origin, output in outputs
+    )

@@ -1,5 +1,7 @@
 """ONNX / QONNX model -> IR graph: clean the model, then one builder call per node.
 
+0. The router subgraphs (Softmax -> TopK -> optional ReduceSum and Div) are found first
+   (`router_pattern`): their TopK becomes Router layers, the other nodes pass their input on.
 1. Every node that has no handler (and is not folded away as a constant) is listed in one
    `ConversionError`, before anything is built.
 2. The nodes are walked in order; each handler's problems (`UnsupportedOperation`) are collected
@@ -19,8 +21,11 @@ import onnx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
 from hls4ml.converters.onnx import handlers, quant, spatial, structure
+from hls4ml.converters.onnx.handlers import router
 from hls4ml.converters.onnx.model import QONNX_DOMAIN, Dims, clean_model, load_model, prepare, tensor_dims
+from hls4ml.converters.onnx.router_pattern import match_routers
 from hls4ml.converters.onnx.step import Constant, Handler, Operand, Step
+from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph
 
@@ -44,26 +49,34 @@ def parse_onnx_model(
     """The IR graph of `model` (ModelProto, qonnx ModelWrapper or .onnx path) and IR layer -> node name."""
     wrapper = load_model(model)
     prepare(wrapper)
-    missing = unsupported_nodes(wrapper.graph)
+    routers = match_routers(wrapper.graph, wrapper.model.opset_import[0].version)
+    missing = unsupported_nodes(wrapper.graph, routers)
     if missing:
         raise ConversionError(
             f'{len(missing)} unsupported ONNX node(s): {", ".join(missing)}. '
             f'Supported ops: {", ".join(sorted(HANDLERS))}.'
         )
     wrapper, precisions = clean_model(wrapper)
-    walk = _Walk(wrapper, precisions, GraphBuilder(channels_last_conversion, transpose_outputs))
+    walk = _Walk(wrapper, precisions, GraphBuilder(channels_last_conversion, transpose_outputs), routers)
     walk.run()
     return walk.builder.finish()
 
 
-def unsupported_nodes(graph: onnx.GraphProto) -> list[str]:
-    """`'name' (OpType, node i)` of every node without a handler that is not a constant to fold."""
+def unsupported_nodes(graph: onnx.GraphProto, routers: RouterMatches | None = None) -> list[str]:
+    """`'name' (OpType, node i)` of every node without a handler that is not a constant to fold (nor
+    part of a matched router), or why it cannot convert."""
     constant = {initializer.name for initializer in graph.initializer}
+    routers = routers or RouterMatches()
     missing = []
     for index, node in enumerate(graph.node):
         inputs = [name for name in node.input if name]
         if node.op_type in CONSTANT_OPS or (inputs and all(name in constant for name in inputs)):
             constant.update(node.output)
+            continue
+        if node.name in routers.explained:
+            missing.append(routers.explained[node.name])
+            continue
+        if node.name in routers.passed:
             continue
         domain_ok = (
             node.domain in STANDARD_DOMAINS
@@ -79,8 +92,8 @@ def unsupported_nodes(graph: onnx.GraphProto) -> list[str]:
 class _Walk:
     """Converts the cleaned graph node by node; holds the ONNX tensor -> operand map."""
 
-    def __init__(self, wrapper: Any, precisions: dict[str, Any], builder: GraphBuilder) -> None:
-        self.wrapper, self.builder, self.graph = wrapper, builder, wrapper.graph
+    def __init__(self, wrapper: Any, precisions: dict[str, Any], builder: GraphBuilder, routers: RouterMatches) -> None:
+        self.wrapper, self.builder, self.graph, self.routers = wrapper, builder, wrapper.graph, routers
         self.dims = tensor_dims(self.graph)
         self.opsets = {opset.domain: opset.version for opset in wrapper.model.opset_import}
         self.operands: dict[str, Operand] = {}
@@ -133,6 +146,11 @@ class _Walk:
         if any(name in self.broken for name in node.input):
             self.broken.update(node.output)
             return ''
+        if node.name in self.routers.passed:  # a softmax, sum or division of a matched router
+            operand = self.operand(node.input[0])
+            assert operand is not None  # made by an earlier node: the graph is in topological order
+            self.operands[node.output[0]] = operand
+            return ''
         try:
             if node.name in self.absorbed:
                 result: Operand | tuple[Operand | None, ...] = self.operands[self.absorbed[node.name]]
@@ -142,9 +160,12 @@ class _Walk:
                     self._check_extra_outputs(step)
                 if node.op_type not in HANDLERS:  # a constant subgraph the clean-up could not fold
                     raise step.unsupported('this op is supported only on constants, and qonnx could not fold it')
-                result = (
-                    self._channels_last(step) if node.domain == CHANNELS_LAST_DOMAIN else HANDLERS[node.op_type](step)
-                )
+                if node.name in self.routers.routers:
+                    result = router(step, self.routers.routers[node.name])
+                elif node.domain == CHANNELS_LAST_DOMAIN:
+                    result = self._channels_last(step)
+                else:
+                    result = HANDLERS[node.op_type](step)
             results = result if isinstance(result, tuple) else (result,)
             for position, operand in enumerate(results):
                 if operand is not None:

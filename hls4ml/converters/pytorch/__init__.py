@@ -2,7 +2,8 @@
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
 `activations`, `arithmetic`, `selection`, `som`, `spatial` or `structure` that calls
-`hls4ml.converters.builder.GraphBuilder`.
+`hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern` rewrites the hand-written
+MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
 """
 
 from hls4ml.converters.pytorch import activations, arithmetic, selection, som, spatial, structure  # noqa: F401

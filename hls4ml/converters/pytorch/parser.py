@@ -1,4 +1,5 @@
-"""PyTorch model -> IR graph: trace with torch.fx, then one handler (one builder call, mostly) per node.
+"""PyTorch model -> IR graph: trace with torch.fx, rewrite the router subgraphs into one node each
+(`router_pattern`), then one handler (one builder call, mostly) per node.
 
 Every operation without a handler is reported in one error before anything is built; then every
 node whose settings cannot be converted is reported in one error after the walk. Each converted
@@ -16,6 +17,7 @@ from torch import fx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
 from hls4ml.converters.pytorch.registry import Step
+from hls4ml.converters.pytorch.router_pattern import match_routers
 from hls4ml.converters.pytorch.trace import (
     handler_of,
     input_dependent,
@@ -43,8 +45,9 @@ def parse_pytorch_model(
             f'{type(model).__name__}.forward takes {len(placeholders)} input(s) '
             f'({", ".join(node.name for node in placeholders)}), but input_shape gives {len(shapes)}'
         )
+    explained = match_routers(traced)
     dependent = input_dependent(traced.graph)
-    missing = unsupported_nodes(traced, dependent)
+    missing = unsupported_nodes(traced, dependent, explained)
     if missing:
         raise ConversionError(
             f'{len(missing)} unsupported PyTorch operation(s): {", ".join(missing)}. '

@@ -1,30 +1,35 @@
 """Selection: `torch.topk` / `x.topk` (values and indices, along the last axis of a vector, largest or
-smallest; `abs` too, so that top-k by magnitude converts), and the modules of `hls4ml.nn.torch_moe`
-(TopKRouter, SparseSoftTopK).
+smallest; `abs` too, so that top-k by magnitude converts), the hand-written router subgraph
+(softmax -> topk -> optional renormalisation, matched by `router_pattern`), and the modules of
+`hls4ml.nn.torch_moe` (TopKRouter, SparseSoftTopK).
 
 PyTorch returns both outputs at once; the IR has one output per layer, so each output becomes its
-own TopK layer, made only when the model reads it (`topk(...)[0]`, `values, indices = ...`,
+own TopK (or Router) layer, made only when the model reads it (`topk(...)[0]`, `values, indices = ...`,
 `.values`, `.indices`). PyTorch leaves the order of ties open; the IR's rule is the lower index first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import torch
 
-from hls4ml.converters.builder import Value
+from hls4ml.converters.builder import Origin, Value
 from hls4ml.converters.pytorch.registry import Step, functions, module_forwards, sample_axis, tensor
+from hls4ml.converters.pytorch.router_pattern import softmax_topk
 from hls4ml.nn.torch_moe import expert_choice, sparse_soft_topk, topk_router
 
 TOPK_FIELDS = ('values', 'indices')
+ROUTER_FIELDS = {'values': 'weights', 'indices': 'indices'}  # torch.topk's field -> the Router's output
 
 
 class TopKResult:
-    """`torch.topk`'s (values, indices); each IR layer is made when its item is first read."""
+    """`torch.topk`'s (values, indices); each IR layer is made by `make(origin, field)` when its item
+    is first read: the values layer named after the node, the indices `<name>_indices`."""
 
-    def __init__(self, step: Step, x: Value, k: int, largest: bool) -> None:
-        self.step, self.x, self.k, self.largest = step, x, k, largest
+    def __init__(self, step: Step, make: Callable[[Origin, str], Value]) -> None:
+        self.step, self.make = step, make
         self.made: dict[str, Value] = {}
 
     def __getitem__(self, index: int) -> Value:
@@ -36,8 +41,7 @@ class TopKResult:
     def field(self, output: str) -> Value:
         if output not in self.made:
             origin = self.step.origin if output == 'values' else self.step.part(output)
-            builder = self.step.builder
-            self.made[output] = builder.topk(origin, self.x, self.k, output, largest=self.largest)
+            self.made[output] = self.make(origin, output)
         return self.made[output]
 
 
@@ -62,7 +66,28 @@ def topk(step: Step, x: Any, k: int, dim: int = -1, largest: bool = True, sorted
         )
     if not 1 <= int(k) <= x.shape[0]:
         raise step.refuse(f'k={k} must be between 1 and {x.shape[0]}')
-    return TopKResult(step, x, int(k), bool(largest))
+    return TopKResult(step, lambda origin, output: step.builder.topk(origin, x, int(k), output, largest=bool(largest)))
+
+
+@functions(softmax_topk)
+def softmax_topk_router(
+    step: Step, logits: Any, k: int, softmax_dim: int, topk_dim: int, sum_dim: int | None = None
+) -> TopKResult:
+    """A matched router subgraph (router_pattern.py): Router layers for the weights (renormalised when
+    the subgraph divides by their sum) and the indices."""
+    logits = tensor(step, logits, 'the router logits')
+    dims = (softmax_dim, topk_dim) if sum_dim is None else (softmax_dim, topk_dim, sum_dim)
+    if logits.rank != 1 or any(sample_axis(step, logits, dim) != 0 for dim in dims):
+        raise step.refuse(
+            f'softmax -> top-k of logits of shape {logits.shape} along dims {dims} is not supported '
+            '(only one vector of expert logits per sample, along its last axis)'
+        )
+    if not 1 <= int(k) <= logits.shape[0]:
+        raise step.refuse(f'k={k} must be between 1 and {logits.shape[0]}')
+    renormalize = sum_dim is not None
+    return TopKResult(
+        step, lambda origin, output: step.builder.router(origin, logits, int(k), renormalize, ROUTER_FIELDS[output])
+    )
 
 
 @module_forwards(topk_router)

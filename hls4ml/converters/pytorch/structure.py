@@ -141,6 +141,20 @@ def same(step: Step, x: Any, *args: Any, **kwargs: Any) -> Value:
     return tensor(step, x)
 
 
+FLOATING = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
+@functions(methods=('to', 'float', 'double', 'half', 'type_as'))
+def cast(step: Step, x: Any, *args: Any, **kwargs: Any) -> Value:
+    """Floating-point dtype and device moves (`.to(x.dtype)`, `.float()`, ...): the firmware's types come
+    from the config, so they move nothing. A cast to an integer or boolean dtype would round: refused."""
+    targets = [*args, kwargs.get('dtype')]
+    wrong = [target for target in targets if isinstance(target, torch.dtype) and target not in FLOATING]
+    if wrong:
+        raise step.refuse(f'a cast to {wrong[0]} (only floating-point dtypes, which the firmware ignores)')
+    return tensor(step, x)
+
+
 # ---- shape queries ------------------------------------------------------------------------------
 def _size_of(x: Value) -> tuple[Any, ...]:
     return (BATCH, *x.shape)
@@ -160,7 +174,7 @@ def dimensions(step: Step, x: Any) -> int:
 
 @functions(builtins.getattr)
 def attribute(step: Step, x: Any, name: str) -> Any:
-    """x.shape and x.ndim; .values and .indices of torch.topk's result."""
+    """x.shape, x.ndim and x.dtype (float32: only `.to()` reads it); .values and .indices of torch.topk's result."""
     if isinstance(x, TopKResult) and name in TOPK_FIELDS:
         return x.field(name)
     x = tensor(step, x)
@@ -168,6 +182,8 @@ def attribute(step: Step, x: Any, name: str) -> Any:
         return _size_of(x)
     if name == 'ndim':
         return x.rank + 1
+    if name == 'dtype':
+        return torch.float32
     raise step.refuse(f'the tensor attribute {name!r} is not supported')
 
 

@@ -107,11 +107,15 @@ def input_dependent(graph: fx.Graph) -> set[fx.Node]:
     return dependent
 
 
-def unsupported_nodes(traced: fx.GraphModule, dependent: set[fx.Node]) -> list[str]:
-    """Every operation on the inputs without a handler, as `'name' (op, where)`."""
+def unsupported_nodes(
+    traced: fx.GraphModule, dependent: set[fx.Node], explained: dict[fx.Node, str] | None = None
+) -> list[str]:
+    """Every operation on the inputs without a handler, as `'name' (op, where)`, or as the reason
+    `explained` gives for it."""
     calls = ('call_module', 'call_function', 'call_method')
+    explained = explained or {}
     return [
-        str(origin_of(node, traced))
+        explained.get(node) or str(origin_of(node, traced))
         for node in traced.graph.nodes
         if node.op in calls and node in dependent and handler_of(node, traced) is None
     ]

@@ -286,7 +286,13 @@ STRUCTURE = {
     'cat_channels': of(lambda x: torch.cat([x, 2 * x], dim=1)),
     'concat_last': of(lambda x: torch.concat((x, x.relu()), -1)),
     'contiguous': of(lambda x: x.transpose(1, 2).contiguous().view(-1, 24)),
+    'floating_casts': of(lambda x: (x.float() * 2).to(x.dtype).to(dtype=torch.float64).type_as(x).flatten(1)),
 }
+
+
+def test_a_cast_to_an_integer_dtype_is_refused() -> None:
+    message = refusal(of(lambda x: x.to(torch.int32)), IMAGE)
+    assert 'torch.int32' in message and 'floating-point' in message
 
 
 @pytest.mark.parametrize('case', sorted(STRUCTURE))
