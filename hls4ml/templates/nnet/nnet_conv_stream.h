@@ -111,10 +111,10 @@ void conv_2d_stream(stream<data_T> &data, stream<res_T> &res,
     constexpr unsigned multiplier_limit = checks::multiplier_limit;
     constexpr unsigned line_word = geometry::line_word;
     // Static: zero-initialized storage (read before it is first written, and never used then).
-    static data_elem lines[geometry::line_size];
+    NNET_PERSISTENT data_elem lines[geometry::line_size];
     NNET_ARRAY_RESHAPE_CYCLIC(lines, line_word)
     (void)line_word; // read by the pragma only
-    static data_elem window[geometry::window_size];
+    NNET_PERSISTENT data_elem window[geometry::window_size];
     NNET_ARRAY_PARTITION_COMPLETE(window)
     for (unsigned ih = 0; ih < CONFIG_T::in_height; ih++) {
         for (unsigned iw = 0; iw < CONFIG_T::in_width; iw++) {

@@ -18,6 +18,15 @@
 #include "dialect/vitis.h"
 #endif
 
+// Kernel state kept between calls (the io_stream line buffers) is NNET_PERSISTENT: `static`, as the HLS
+// tools expect. The C-simulation library that Python loads defines HLS4ML_CSIM_THREADS (in its bridge):
+// there each thread has its own copy, so several threads may run one model at the same time.
+#if defined(HLS4ML_CSIM_THREADS) && !defined(__SYNTHESIS__)
+#define NNET_PERSISTENT static thread_local
+#else
+#define NNET_PERSISTENT static
+#endif
+
 // io_stream tensors: nnet::stream<T>. With -DHLS4ML_STREAM_AC_CHANNEL (Catapult) it is ac_channel<T>;
 // in a oneAPI device build (HLS4ML_DIALECT_ONEAPI with __SYNTHESIS__) a bounded FIFO in an array,
 // nnet_fifo.h, sized by the generated kernel header; otherwise hls::stream<T>: the vendor's header, or

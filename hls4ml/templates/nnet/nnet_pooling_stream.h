@@ -66,10 +66,10 @@ void pooling_2d_stream(stream<data_T> &data, stream<res_T> &res) {
     typedef stream_window<CONFIG_T::pool_height, CONFIG_T::pool_width, padded::width, CONFIG_T::n_filt> geometry;
     constexpr unsigned line_word = geometry::line_word;
     // Static: zero-initialized storage (read before it is first written, and never used then).
-    static data_elem lines[geometry::line_size];
+    NNET_PERSISTENT data_elem lines[geometry::line_size];
     NNET_ARRAY_RESHAPE_CYCLIC(lines, line_word)
     (void)line_word; // read by the pragma only
-    static data_elem window[geometry::window_size];
+    NNET_PERSISTENT data_elem window[geometry::window_size];
     NNET_ARRAY_PARTITION_COMPLETE(window)
     for (unsigned ph = 0; ph < padded::height; ph++) {
         for (unsigned pw = 0; pw < padded::width; pw++) {

@@ -12,8 +12,8 @@
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
-// Trace hooks: the C-simulation bridge points these at its buffers (null: tracing off).
-static double *myproject_trace_buffers[2];
+// Trace hooks: the C-simulation bridge points these at its buffers (null: tracing off), per thread.
+NNET_PERSISTENT double *myproject_trace_buffers[2];
 #endif
 
 void myproject(
