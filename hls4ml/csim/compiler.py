@@ -1,18 +1,30 @@
-"""g++ -> shared library, cached by the content hash of everything that goes into it.
+"""g++ -> shared library, cached by the content hash of exactly the bytes that are compiled.
 
-The key covers the translation unit, every header it can include (ours are hashed by content),
-the flags and the compiler version, so an unchanged model recompiles in milliseconds and any
-change, in the model or in our headers, gives a new library. Libraries are written atomically
-(temporary name, then rename), so two processes compiling the same model do not collide.
+The sources come from memory (`SourceTree`: the writer's rendered files), never from the project
+folder: on a cache miss they are written into a private folder of their own and compiled there, so
+nothing another writer puts into `output_dir` meanwhile can end up under this model's key.
+
+A cache entry is a library named by its own SHA-256 (`lib/`) and a small index file per source key
+(`index/`) naming it. Both are published atomically (temporary name, then rename), the library
+first, and every load checks the library's size and checksum against its index entry; a damaged or
+missing entry is rebuilt with a warning. One lock file per key keeps two processes (or threads)
+from compiling the same library at once: the second waits and then finds it cached.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,83 +38,228 @@ CXX_FLAGS = (
     '-Wall',
     '-Wextra',
 )
+DEFAULT_TIMEOUT = 900.0  # seconds; HLS4ML_COMPILE_TIMEOUT overrides
 
 
 class CompilationError(RuntimeError):
-    """g++ failed; the message carries its error lines."""
+    """g++ failed, timed out or is missing; the message says which and what to do."""
+
+
+class CacheWarning(UserWarning):
+    """A damaged compile-cache entry was found (and rebuilt), or a cached library was used without g++."""
+
+
+@dataclass(frozen=True)
+class SourceTree:
+    """Everything one C-simulation library is compiled from.
+
+    `files` maps a relative path to its bytes; `translation_unit` is the one source compiled (it
+    includes the rest by relative path); `include_dirs` are folders of the tree put on the include
+    path; `external_includes` are folders outside it (a vendor install), which count by their path.
+    """
+
+    files: dict[str, bytes] = field(repr=False)
+    translation_unit: str
+    include_dirs: tuple[str, ...] = ()
+    external_includes: tuple[Path, ...] = ()
+    defines: tuple[str, ...] = ()
+
+    def digest(self, compiler_line: str) -> str:
+        """The cache key: the compiler, the flags, the defines, include folders and every file's path and bytes."""
+        digest = hashlib.sha256()
+        header = [compiler_line, *CXX_FLAGS, *self.defines, self.translation_unit, *self.include_dirs]
+        header += [str(folder) for folder in self.external_includes]
+        digest.update(json.dumps(header).encode())
+        for path in sorted(self.files):
+            content = self.files[path]
+            digest.update(f'\0{path}\0{len(content)}\0'.encode())
+            digest.update(content)
+        return digest.hexdigest()[:32]
+
+    def materialise(self, root: Path) -> None:
+        for relative, content in self.files.items():
+            path = root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
 
 
 def cache_dir() -> Path:
     root = os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml'
     path = Path(root) / 'csim'
-    path.mkdir(parents=True, exist_ok=True)
+    for sub in ('lib', 'index', 'locks', 'build'):
+        (path / sub).mkdir(parents=True, exist_ok=True)
     return path
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)
+def _compiler(name: str) -> tuple[str, str] | None:
+    if shutil.which(name) is None:
+        return None
+    result = subprocess.run([name, '--version'], capture_output=True, text=True, check=False, timeout=60)
+    lines = result.stdout.splitlines()
+    return name, lines[0] if lines else name
+
+
 def compiler() -> tuple[str, str]:
     """The C++ compiler (env CXX, else g++) and its version line."""
     name = os.environ.get('CXX', 'g++')
-    if shutil.which(name) is None:
+    found = _compiler(name)
+    if found is None:
         raise CompilationError(f"C++ compiler '{name}' not found: install g++ (apt-get install g++) or set CXX")
-    version = subprocess.run([name, '--version'], capture_output=True, text=True, check=False).stdout.splitlines()
-    return name, version[0] if version else ''
+    return found
 
 
-def _hash_tree(digest: hashlib._Hash, folder: Path) -> None:
-    for path in sorted(folder.rglob('*')):
-        if path.is_file() and path.suffix in ('.h', '.hpp', '.cpp', '.inc'):
-            digest.update(str(path.relative_to(folder)).encode())
-            digest.update(path.read_bytes())
-
-
-def library_key(
-    source: Path, include_dirs: tuple[Path, ...], hashed_dirs: tuple[Path, ...], defines: tuple[str, ...]
-) -> str:
-    """Hash of the compiler, the flags, the source and the contents of `hashed_dirs` (by relative path,
-    so the same project written elsewhere hits the cache). Include folders outside them (a vendor
-    install) count by their path."""
-    digest = hashlib.sha256()
-    digest.update(' '.join((*compiler(), *CXX_FLAGS, *defines)).encode())
-    digest.update(source.read_bytes())
-    for folder in hashed_dirs:
-        _hash_tree(digest, folder)
-    for folder in include_dirs:
-        if not any(folder.is_relative_to(hashed) for hashed in hashed_dirs):
-            digest.update(str(folder).encode())
-    return digest.hexdigest()[:20]
-
-
-def compile_library(
-    source: Path,
-    include_dirs: tuple[Path, ...],
-    name: str,
-    defines: tuple[str, ...] = (),
-    hashed_dirs: tuple[Path, ...] = (),
-) -> tuple[Path, bool]:
-    """The shared library built from `source`: (path, whether it came from the cache).
-
-    `hashed_dirs` are folders the source includes by relative path (not on the include path).
-    """
-    key = library_key(source, include_dirs, hashed_dirs, defines)
-    target = cache_dir() / f'{name}-{key}.so'
-    if target.exists():
-        return target, True
-    command = [compiler()[0], *CXX_FLAGS, *defines, *(f'-I{folder}' for folder in include_dirs), str(source)]
-    with tempfile.NamedTemporaryFile(dir=target.parent, suffix='.so.tmp', delete=False) as handle:
-        temporary = Path(handle.name)
+def compile_library(sources: SourceTree, name: str) -> tuple[Path, bool]:
+    """The shared library built from `sources`: (path, whether it came from the cache)."""
     try:
-        result = subprocess.run([*command, '-o', str(temporary)], capture_output=True, text=True, check=False)
-        if result.returncode != 0:
-            raise CompilationError(_summarise_errors(result.stderr, command))
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return target, False
+        cxx, version = compiler()
+    except CompilationError as missing:
+        return _without_compiler(sources, name, missing), True
+    cache = cache_dir()
+    entry = cache / 'index' / f'{name}-{sources.digest(version)}.json'
+    with _locked(cache / 'locks' / f'{entry.stem}.lock'):
+        library = _verified(entry)
+        if library is not None:
+            return library, True
+        library = _build(sources, cxx, cache)
+        _publish_entry(entry, library)
+    return library, False
 
 
-def _summarise_errors(stderr: str, command: list[str]) -> str:
+def _without_compiler(sources: SourceTree, name: str, missing: CompilationError) -> Path:
+    """With no compiler, a library cached from the same sources by any compiler still serves."""
+    for entry in sorted((cache_dir() / 'index').glob(f'{name}-*.json')):
+        recorded = _read_entry(entry) or {}
+        compiled_by = str(recorded.get('compiler', ''))
+        if entry.stem != f'{name}-{sources.digest(compiled_by)}':
+            continue
+        library = _verified(entry)
+        if library is not None:
+            message = (
+                f"C++ compiler '{os.environ.get('CXX', 'g++')}' not found; using the C-simulation library "
+                f'that {compiled_by!r} compiled from the same sources'
+            )
+            warnings.warn(message, CacheWarning, stacklevel=4)
+            return library
+    raise missing
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with open(path, 'a') as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _read_entry(entry: Path) -> dict | None:
+    try:
+        recorded = json.loads(entry.read_text())
+    except (OSError, ValueError):
+        return None
+    return recorded if isinstance(recorded, dict) else None
+
+
+def file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, 'rb') as handle:
+        for block in iter(lambda: handle.read(1 << 20), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _verified(entry: Path) -> Path | None:
+    """The library an index entry names, if it is intact; None (with a warning if damaged) otherwise."""
+    if not entry.exists():
+        return None
+    recorded = _read_entry(entry)
+    problem = 'its index entry is unreadable'
+    if recorded is not None:
+        library = entry.parents[1] / 'lib' / str(recorded.get('library', ''))
+        problem = _damage(library, recorded)
+        if problem is None:
+            return library
+    warnings.warn(f'compile cache entry {entry.name}: {problem}; rebuilding it', CacheWarning, stacklevel=4)
+    return None
+
+
+def _damage(library: Path, recorded: dict) -> str | None:
+    """What is wrong with a cached library (None: nothing)."""
+    if not library.is_file() or library.parent.name != 'lib':
+        return f'the library {library.name} is missing'
+    if library.stat().st_size != recorded.get('size'):
+        return f'the library {library.name} has {library.stat().st_size} bytes, not {recorded.get("size")}'
+    if file_digest(library) != recorded.get('sha256'):
+        return f'the library {library.name} does not match its checksum'
+    return None
+
+
+def _build(sources: SourceTree, cxx: str, cache: Path) -> Path:
+    """Compile in a private folder; the library is published under its own checksum."""
+    with tempfile.TemporaryDirectory(dir=cache / 'build') as work:
+        root = Path(work)
+        sources.materialise(root)
+        includes = [f'-I{folder}' for folder in sources.include_dirs]  # relative: g++ runs in the tree
+        includes += [f'-I{folder}' for folder in sources.external_includes]
+        output = root / 'library.so'
+        command = [cxx, *CXX_FLAGS, *sources.defines, *includes, sources.translation_unit, '-o', output.name]
+        _run_compiler(command, root)
+        return _store(output, cache / 'lib')
+
+
+def _store(output: Path, folder: Path) -> Path:
+    """Publish a library under its checksum. A damaged file of that name is not overwritten but left
+    for a new name: this process may have it mapped, and the dynamic loader would hand back that
+    mapping for the same path."""
+    checksum = file_digest(output)
+    library = folder / f'{checksum[:40]}.so'
+    if library.is_file() and file_digest(library) == checksum:
+        return library
+    if library.exists():
+        library.unlink(missing_ok=True)  # a mapping of the damaged file keeps its inode alive
+        library = folder / f'{checksum[:40]}-{os.urandom(4).hex()}.so'
+    descriptor, staged = tempfile.mkstemp(dir=folder, prefix='.', suffix='.tmp')
+    os.close(descriptor)
+    shutil.copyfile(output, staged)
+    os.replace(staged, library)
+    return library
+
+
+def _publish_entry(entry: Path, library: Path) -> None:
+    recorded = {
+        'library': library.name,
+        'size': library.stat().st_size,
+        'sha256': file_digest(library),
+        'compiler': compiler()[1],
+    }
+    staged = entry.with_name(f'.{entry.name}.{os.getpid()}.tmp')
+    staged.write_text(json.dumps(recorded))
+    os.replace(staged, entry)
+
+
+def _run_compiler(command: list[str], cwd: Path) -> None:
+    timeout = float(os.environ.get('HLS4ML_COMPILE_TIMEOUT') or DEFAULT_TIMEOUT)
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=cwd, timeout=timeout)
+    except subprocess.TimeoutExpired as expired:
+        raise CompilationError(
+            f'g++ did not finish the C-simulation library within {timeout:g} s; set HLS4ML_COMPILE_TIMEOUT '
+            'to allow longer, or make the model smaller'
+        ) from expired
+    if result.returncode < 0:
+        name = signal.Signals(-result.returncode).name
+        raise CompilationError(
+            f'g++ was killed by {name} while compiling the C-simulation library'
+            f'{" (out of memory?)" if name == "SIGKILL" else ""}; {_summarise(result.stderr, command)}'
+        )
+    if result.returncode != 0:
+        raise CompilationError(f'g++ failed to compile the C-simulation library:\n{_summarise(result.stderr, command)}')
+
+
+def _summarise(stderr: str, command: list[str]) -> str:
     lines = stderr.splitlines()
-    errors = [line for line in lines if 'error' in line] or lines
+    errors = [line for line in lines if 'error' in line] or lines or ['(no output)']
     shown = '\n'.join(errors[:20])
-    return f'g++ failed to compile the C-simulation library:\n{shown}\n(command: {" ".join(command)})'
+    return f'{shown}\n(command: {" ".join(command)})'

@@ -4,21 +4,25 @@ The bridge exports two C functions that loop over the whole batch in C:
 
     void <proj>_predict(const double *const *inputs, double *const *outputs, long n_samples);
     void <proj>_trace(const double *const *inputs, double *const *outputs, double *const *traces, long n);
+    const char *<proj>_ports();   // "inputs 16; outputs 5; traces 64,32": checked against the model at load
 
 Each `inputs[k]` is a C-contiguous (n_samples, size_k) array of doubles (float32 inputs are widened
 exactly), each output and trace buffer likewise. Shapes are checked here, before any C runs.
+Every call has buffers of its own and the library keeps its kernel state per thread, so one model
+may predict and trace from several threads at once.
 """
 
 from __future__ import annotations
 
 import ctypes
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hls4ml.csim.compiler import compile_library
+from hls4ml.csim.compiler import CompilationError, SourceTree, compile_library
 
 Port = tuple[str, tuple[int, ...]]
 
@@ -28,13 +32,19 @@ class CSimInterface:
     """What the writer tells the simulator about a project."""
 
     project_name: str
-    bridge: Path  # the one translation unit (it includes the firmware)
-    include_dirs: tuple[Path, ...]
+    sources: SourceTree  # the bridge (the one translation unit) and everything it includes
     inputs: tuple[Port, ...]
     outputs: tuple[Port, ...]
     traces: tuple[Port, ...]  # traced layers, in the order of the bridge's trace buffers
-    hashed_dirs: tuple[Path, ...] = ()  # everything else the bridge includes (the firmware folder)
-    defines: tuple[str, ...] = ()  # -D flags: the backend's dialect
+
+    @property
+    def ports_line(self) -> str:
+        """What the bridge's <proj>_ports() must return for this model (sizes of every buffer)."""
+        sizes = [
+            f'{label} {",".join(str(_size(shape)) for _, shape in ports)}'
+            for label, ports in (('inputs', self.inputs), ('outputs', self.outputs), ('traces', self.traces))
+        ]
+        return '; '.join(sizes)
 
 
 def _size(shape: tuple[int, ...]) -> int:
@@ -48,23 +58,28 @@ class Simulation:
         self.from_cache = from_cache
         self._library = ctypes.CDLL(str(library), mode=ctypes.RTLD_LOCAL)
         pointers = ctypes.POINTER(ctypes.c_void_p)
-        self._predict = getattr(self._library, f'{interface.project_name}_predict')
-        self._predict.argtypes = [pointers, pointers, ctypes.c_long]
-        self._predict.restype = None
-        self._trace = getattr(self._library, f'{interface.project_name}_trace')
-        self._trace.argtypes = [pointers, pointers, pointers, ctypes.c_long]
-        self._trace.restype = None
+        self._predict = self._symbol('predict', [pointers, pointers, ctypes.c_long])
+        self._trace = self._symbol('trace', [pointers, pointers, pointers, ctypes.c_long])
+        ports = self._symbol('ports', [], ctypes.c_char_p)()
+        if ports is None or ports.decode() != interface.ports_line:
+            raise CompilationError(
+                f'the C-simulation library {library} does not fit this model (its ports: {ports!r}, the '
+                f"model's: {interface.ports_line!r}); delete it and compile again"
+            )
+
+    def _symbol(self, suffix: str, argtypes: list, restype: Any = None) -> Any:
+        name = f'{self.interface.project_name}_{suffix}'
+        try:
+            function = getattr(self._library, name)
+        except AttributeError:
+            raise CompilationError(f'the C-simulation library {self.library_path} has no function {name}') from None
+        function.argtypes = argtypes
+        function.restype = restype
+        return function
 
     @classmethod
-    def build(cls, model: Any) -> Simulation:
-        interface = model.csim_interface
-        library, from_cache = compile_library(
-            interface.bridge,
-            interface.include_dirs,
-            interface.project_name,
-            hashed_dirs=interface.hashed_dirs,
-            defines=interface.defines,
-        )
+    def build(cls, interface: CSimInterface) -> Simulation:
+        library, from_cache = compile_library(interface.sources, interface.project_name)
         return cls(interface, library, from_cache)
 
     # ---- inputs ---------------------------------------------------------------------------------
@@ -82,6 +97,7 @@ class Simulation:
                 raise ValueError(f"input '{name}': expected a numeric array, got dtype {values.dtype}")
             if values.dtype == np.float32:
                 dtype = np.dtype(np.float32)
+            _warn_not_finite(values, name)
             samples, is_single = _batch(values, name, shape)
             single |= is_single
             counts.add(samples)
@@ -120,6 +136,17 @@ class Simulation:
             for (name, shape), buffer in zip(self.interface.traces, traces, strict=True)
         }
         return self._shape_outputs(outputs, single, dtype), traced
+
+
+def _warn_not_finite(values: np.ndarray, name: str) -> None:
+    if values.dtype.kind == 'f' and not np.isfinite(values).all():
+        nan, infinite = int(np.isnan(values).sum()), int(np.isinf(values).sum())
+        warnings.warn(
+            f"input '{name}': {nan} NaN and {infinite} infinite value(s); the firmware reads NaN as +inf, so "
+            'saturating types give their largest value and wrapping types give 0',
+            RuntimeWarning,
+            stacklevel=4,
+        )
 
 
 def _names(ports: tuple[Port, ...]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,6 +49,7 @@ class ModelGraph:
         self.applied_passes = run_flow(graph, self.context)
         self._check_backend_gaps()
         self._simulation: Any = None
+        self._compile_lock = threading.RLock()
 
     def _apply_config(self, origin: dict[str, str]) -> None:
         aliases = {name: (keras_name,) for name, keras_name in origin.items() if keras_name != name}
@@ -118,19 +121,22 @@ class ModelGraph:
         """Write the HLS project into `output_dir`; returns its path."""
         from hls4ml.writer import write_project
 
-        return str(write_project(self))
+        return str(write_project(self).path)
 
     def compile(self) -> None:
-        """Write the project and build its C-simulation library (cached by content hash)."""
+        """Write the project and build its C-simulation library (cached by content hash) from exactly
+        the files written. Safe to call from several threads: they compile one at a time."""
         from hls4ml.csim import Simulation
+        from hls4ml.writer import write_project
 
-        self.write()
-        self._simulation = Simulation.build(self)
+        with self._compile_lock:
+            self._simulation = Simulation.build(write_project(self).csim)
 
     def _ensure_compiled(self) -> Any:
-        if self._simulation is None:
-            self.compile()
-        return self._simulation
+        with self._compile_lock:
+            if self._simulation is None:
+                self.compile()
+            return self._simulation
 
     def predict(self, x: Any) -> Any:
         """Bit-accurate firmware outputs for a batch: hls4ml 1.x shapes (flattened per sample)."""
@@ -150,5 +156,8 @@ class ModelGraph:
     def build(self, **kwargs: Any) -> dict[str, Any]:
         """Run the backend's vendor tool on the written project (it must be installed) and return its
         parsed reports, as hls4ml.report.parse_<vendor>_report gives them (docs/backends.md)."""
-        self.write()
-        return self.backend.build(self, **kwargs)
+        from hls4ml.writer.files import project_lock
+
+        with project_lock(Path(self.output_dir)):  # no other writer changes the project during the build
+            self.write()
+            return self.backend.build(self, **kwargs)

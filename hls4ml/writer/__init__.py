@@ -1,8 +1,10 @@
 """Write a lowered project to disk: render the backend's Jinja2 templates, copy the C++ libraries.
 
 Everything is computed and rendered in memory first, so a model that cannot be lowered leaves the
-output directory untouched. The output is deterministic: the same model and config give
-byte-identical files.
+output directory untouched; then the files are written under the folder's lock, atomically and never
+through a link (`files.py`). The output is deterministic: the same model and config give
+byte-identical files. The C-simulation is compiled from the same in-memory files (`CSimInterface`),
+not read back from the folder, so what is compiled is exactly what was rendered.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,9 @@ import yaml
 from hls4ml.backends.base import WEIGHTS_TEMPLATE
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.converters.names import CPP_KEYWORDS
+from hls4ml.csim.compiler import SourceTree
 from hls4ml.csim.simulation import CSimInterface
+from hls4ml.writer.files import project_lock, remove_stale, write_files
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 IDENTIFIER = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
@@ -106,29 +110,38 @@ def check_project_names(model: Any) -> Path:
     return output_dir
 
 
-def write_project(model: Any) -> Path:
+@dataclass(frozen=True)
+class WrittenProject:
+    """A project on disk and what the C-simulation compiles (the same bytes, kept in memory)."""
+
+    path: Path
+    csim: CSimInterface
+
+
+def write_project(model: Any) -> WrittenProject:
     output_dir = check_project_names(model)
     project = lower_project(model)
-    rendered = render_project(model, project)
-    tb_data = _testbench_data(model.config, project)
-    firmware = output_dir / _in_sources(model.backend, 'firmware')
-    shutil.rmtree(firmware / 'weights', ignore_errors=True)
-    for relative, content in rendered.items():
-        _write_if_changed(output_dir / relative, content)
-    for relative, content in tb_data.items():
-        _write_if_changed(output_dir / relative, content)
+    files = {path: content.encode() for path, content in render_project(model, project).items()}
+    files.update({path: content.encode() for path, content in _testbench_data(model.config, project).items()})
+    firmware = _in_sources(model.backend, 'firmware')
+    files.update({f'{firmware}/{path}': content for path, content in static_library_files().items()})
+    weights = {path.rsplit('/', 1)[1] for path in files if path.startswith(f'{firmware}/weights/')}
+    with project_lock(output_dir):
+        write_files(output_dir, files)
+        remove_stale(output_dir / firmware / 'weights', weights)
+    return WrittenProject(output_dir, _interface(files, project, model.backend))
+
+
+@functools.cache
+def static_library_files() -> dict[str, bytes]:
+    """The C++ libraries every project carries (path under firmware/ -> content), read once per process."""
+    files = {}
     for source, destination in STATIC_LIBRARIES:
-        shutil.copytree(TEMPLATES / source, firmware / destination, dirs_exist_ok=True)
-    model.csim_interface = _interface(output_dir.resolve(), firmware.resolve(), project, model.backend)
-    return output_dir
-
-
-def _write_if_changed(path: Path, content: str) -> None:
-    """Leave identical files alone, so their timestamps (and tools watching them) do not change."""
-    if path.exists() and path.read_text() == content:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content)
+        root = TEMPLATES / source
+        for path in sorted(root.rglob('*')):
+            if path.is_file():
+                files[f'{destination}/{path.relative_to(root).as_posix()}'] = path.read_bytes()
+    return files
 
 
 def _testbench_data(config: dict[str, Any], project: ProjectContext) -> dict[str, str]:
@@ -146,28 +159,32 @@ def _testbench_data(config: dict[str, Any], project: ProjectContext) -> dict[str
     return files
 
 
-def include_dirs(firmware: Path) -> tuple[Path, ...]:
-    """Our fixed-point headers, or the vendor's when the user points to them (HLS4ML_AP_TYPES or XILINX_HLS)."""
+def include_dirs(firmware: str) -> tuple[tuple[str, ...], tuple[Path, ...]]:
+    """(folders of the project, folders elsewhere) on the include path: our fixed-point headers, or
+    the vendor's when the user points to them (HLS4ML_AP_TYPES or XILINX_HLS)."""
     explicit = os.environ.get('HLS4ML_AP_TYPES')
     if explicit:
-        return (Path(explicit),)
+        return (), (Path(explicit),)
     vitis = os.environ.get('XILINX_HLS')
     if vitis and (Path(vitis) / 'include' / 'ap_fixed.h').exists():
-        return (Path(vitis) / 'include', firmware / 'ap_types')
-    return (firmware / 'ap_types',)
+        return (f'{firmware}/ap_types',), (Path(vitis) / 'include',)
+    return (f'{firmware}/ap_types',), ()
 
 
-def _interface(output_dir: Path, firmware: Path, project: ProjectContext, backend: Any) -> CSimInterface:
+def _interface(files: dict[str, bytes], project: ProjectContext, backend: Any) -> CSimInterface:
     def ports(items: list) -> tuple:
         return tuple((port.layer, port.shape) for port in items)
 
+    firmware = _in_sources(backend, 'firmware')
+    bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
+    internal, external = include_dirs(firmware)
+    sources = SourceTree(
+        {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')},
+        bridge,
+        internal,
+        external,
+        backend.csim_defines,
+    )
     return CSimInterface(
-        project.project_name,
-        output_dir / _in_sources(backend, f'{project.project_name}_bridge.cpp'),
-        include_dirs(firmware),
-        ports(project.inputs),
-        ports(project.outputs),
-        ports(project.traces),
-        hashed_dirs=(firmware,),
-        defines=backend.csim_defines,
+        project.project_name, sources, ports(project.inputs), ports(project.outputs), ports(project.traces)
     )

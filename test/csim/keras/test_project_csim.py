@@ -183,7 +183,7 @@ def test_generated_code_computes_the_same_bits_with_the_vendor_headers(written_p
     ours = hls_model.predict(x)
     monkeypatch.setenv('HLS4ML_AP_TYPES', str(folder))
     hls_model.compile()
-    assert str(folder) in [str(path) for path in hls_model.csim_interface.include_dirs]
+    assert str(folder) in [str(path) for path in hls_model._simulation.interface.sources.external_includes]
     np.testing.assert_array_equal(hls_model.predict(x), ours)
 
 
