@@ -28,7 +28,7 @@ def test_a_linked_subfolder_is_refused_before_anything_is_written(tmp_path, outs
     project = tmp_path / 'prj'
     project.mkdir()
     (project / 'firmware').symlink_to(outside)
-    with pytest.raises(ValueError, match=r"prj/firmware is a symbolic link; hls4ml does not write through links"):
+    with pytest.raises(ValueError, match=r'prj/firmware is a symbolic link; hls4ml does not write through links'):
         convert(mlp(), project).write()
     _untouched(outside)
     assert sorted(path.name for path in project.iterdir()) == [LOCK_NAME, 'firmware']
