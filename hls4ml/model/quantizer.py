@@ -152,7 +152,7 @@ def quantizer_layer(
     flattened channels-last tensor (stored per channel or once when they repeat so)."""
     rounding, overflow = modes
     if overflow not in OVERFLOW_MODES:
-        raise ValueError(f"overflow mode {overflow!r} is not supported ({', '.join(OVERFLOW_MODES)})")
+        raise ValueError(f'overflow mode {overflow!r} is not supported ({", ".join(OVERFLOW_MODES)})')
     RoundingMode.from_string(rounding)
     flat = [np.asarray(array, dtype=np.float64).reshape(-1) for array in triples]
     n_params = period(flat, channels)

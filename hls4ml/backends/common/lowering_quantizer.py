@@ -36,6 +36,7 @@ def lower_quantizer(layer: Layer, context: LoweringContext) -> LayerImpl:
         precision = constants.types[type_key]
         where = f"{layer.describe()}, table '{table}'"
         values = constants.arrays[table]
-        impl.arrays.append(const_array(name, precision.spelling(context.family), values, precision, context.family, where))
+        spelled = precision.spelling(context.family)
+        impl.arrays.append(const_array(name, spelled, values, precision, context.family, where))
         impl.arguments.append(name)
     return impl

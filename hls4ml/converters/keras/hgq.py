@@ -269,7 +269,10 @@ def q_convolution(source: Source) -> list[Layer]:
     return _finish(source, [*quantizers, _products(source, conv, kernel, bias)], shape)
 
 
-@handles(*POOLINGS, *GLOBAL_POOLINGS, produces=(*QUANTIZER, 'Pooling1D', 'Pooling2D', 'GlobalPooling1D', 'GlobalPooling2D'))
+POOLING_KINDS = ('Pooling1D', 'Pooling2D', 'GlobalPooling1D', 'GlobalPooling2D')
+
+
+@handles(*POOLINGS, *GLOBAL_POOLINGS, produces=(*QUANTIZER, *POOLING_KINDS))
 def q_pooling(source: Source) -> list[Layer]:
     _check_hgq(source)
     quantizers, inputs = _input_quantizers(source)

@@ -59,7 +59,10 @@ def _place_quantizer(graph: Graph, quantizer: Layer) -> None:
     if not (uniform and alone and _rounds_once(producer)):
         return
     precision = element_type(
-        int(triples.keep_negative[0]), int(triples.integer[0]), int(triples.fraction[0]), triples.rounding,
+        int(triples.keep_negative[0]),
+        int(triples.integer[0]),
+        int(triples.fraction[0]),
+        triples.rounding,
         triples.overflow,
     )
     if isinstance(producer.types.get('result', UnspecifiedPrecisionType()), UnspecifiedPrecisionType):

@@ -27,6 +27,7 @@ def fixed_point_quantizer(x: FixedArray, triples: Triples, result_type: FixedPre
     raw = np.zeros(x.shape, dtype=object)
     for key in np.unique(keys[live], axis=0):
         columns = np.flatnonzero(live & (keys == key).all(axis=1))
-        precision = element_type(*(int(value) for value in key), triples.rounding, triples.overflow)
+        keep_negative, integer, fraction = (int(value) for value in key)
+        precision = element_type(keep_negative, integer, fraction, triples.rounding, triples.overflow)
         raw[:, columns] = take(x, (slice(None), columns)).cast(precision).cast(result_type).raw
     return FixedArray(canonical(raw, result_type), result_type, x.family)
