@@ -228,7 +228,7 @@ def _dense_kernel(source: Source, kernel: np.ndarray) -> np.ndarray:
     if type(source.layer).__name__ != 'QEinsumDense':
         return kernel
     equation, n_in = source.config['equation'], source.input_shapes[0][-1]
-    reference = np.einsum(equation, np.eye(n_in)[None], kernel)[0] if kernel.ndim == 2 else None
+    reference = np.einsum(equation, np.eye(n_in), kernel) if kernel.ndim == 2 else None  # rows: the batch
     if reference is None or reference.shape != kernel.shape or not np.array_equal(reference, kernel):
         raise UnsupportedLayer(f'{source.origin}: only QEinsumDense equations that are a dense layer are supported')
     return kernel
