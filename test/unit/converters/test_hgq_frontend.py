@@ -152,3 +152,45 @@ def test_exact_type_is_minimal() -> None:
     assert exact_type(np.array([0.75, -0.5])) == FixedPrecisionType(3, 1, True)
     assert exact_type(np.array([4.0, 8.0])) == FixedPrecisionType(2, 4, False)
     assert exact_type(np.zeros(3)) == FixedPrecisionType(1, 1, False)
+
+
+def test_float_quantizers_are_refused(tmp_path) -> None:
+    """HGQ2 0.2.0 cannot build a float quantizer through its config (it passes is_weight), so the
+    FloatPointQuantizer is put into a Quantizer layer by hand."""
+    from hgq.quantizer.internal import FloatPointQuantizer
+
+    layer = Quantizer(QuantizerConfig('kif', 'datalane'))
+    layer.quantizer = FloatPointQuantizer(m0=2, e0=4, e00=0, homogeneous_axis=(0,))
+    model = keras.Sequential([keras.Input((4,)), layer])
+    with pytest.raises(ValueError, match="'quantizer.*FloatPointQuantizer quantizers are not supported"):
+        _convert(model, tmp_path)
+
+
+def test_stochastic_rounding_dummy_quantizer_and_qnoise(tmp_path) -> None:
+    """S_RND rounds like RND at inference; qnoise_factor acts in training only; a dummy quantizer passes."""
+    noisy = QuantizerConfig('kif', 'datalane', round_mode='S_RND', qnoise_factor=0.5)
+    model = keras.Sequential([keras.Input((4,)), Quantizer(QuantizerConfig(q_type='dummy')), QDense(3, iq_conf=noisy)])
+    hgq_models.heterogenize(model, 6)
+    hls_model = _convert(model, tmp_path)
+    quantizers = [layer for layer in hls_model.get_layers() if layer.kind == 'FixedPointQuantizer']
+    assert [layer.attributes['rounding'] for layer in quantizers] == ['RND']
+    _assert_emulator_exact(model, hls_model, (4,))
+
+
+REFUSED = {
+    'QSoftmax': lambda layers: layers.QSoftmax(),
+    'QUnaryFunctionLUT': lambda layers: layers.QUnaryFunctionLUT('tanh'),
+    'QBatchNormalization': lambda layers: layers.QBatchNormalization(),
+    'QEinsumDenseBatchnorm': lambda layers: layers.QEinsumDenseBatchnorm('ab,bc->ac', 3, bias_axes='c'),
+    'QSum': lambda layers: layers.QSum(),
+    'QDenseT': lambda layers: layers.QDenseT(3),
+}
+
+
+@pytest.mark.parametrize('class_name', sorted(REFUSED))
+def test_unsupported_hgq_layers_are_listed_by_name(tmp_path, class_name: str) -> None:
+    import hgq.layers
+
+    model = keras.Sequential([keras.Input((4,)), REFUSED[class_name](hgq.layers)])
+    with pytest.raises(ValueError, match=f'unsupported Keras layer.*{class_name}'):
+        _convert(model, tmp_path)
