@@ -198,6 +198,19 @@ def _warn_float32(source: Source, quantizers: list[Layer], kernel: np.ndarray, b
         )
 
 
+def _warn_average(source: Source, pooling: Layer) -> None:
+    """HGQ2 divides in float; the firmware's average is exact only for windows of 2^k values."""
+    attributes = pooling.attributes
+    prefix = 'in_' if pooling.kind.startswith('Global') else 'pool_'
+    window = math.prod(attributes.get(prefix + axis, 1) for axis in ('height', 'width'))
+    if attributes['pool_op'] == 'average' and window & (window - 1):
+        warnings.warn(
+            f'{source.origin}: averages of {window} values (not a power of two) are truncated in the firmware',
+            UserWarning,
+            stacklevel=2,
+        )
+
+
 # ---- layers --------------------------------------------------------------------------------------
 
 
@@ -281,6 +294,7 @@ def q_pooling(source: Source) -> list[Layer]:
     handler = spatial.global_pooling if class_name.startswith('QGlobal') else spatial.pooling
     (pooling,) = handler(inner)
     pooling.attributes['pool_op'] = 'max' if 'Max' in class_name else 'average'
+    _warn_average(source, pooling)
     pooling.types.update(dict.fromkeys(('result', 'accum'), _auto()))
     return _finish(source, [*quantizers, pooling], tuple(source.layer.output.shape[1:]))
 
