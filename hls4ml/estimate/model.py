@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from hls4ml.estimate import kinds_maps as maps
 from hls4ml.estimate import kinds_other as other
 from hls4ml.estimate import kinds_products as products
+from hls4ml.estimate import kinds_quantizer as quantizer
 from hls4ml.estimate import kinds_selection as selection
 from hls4ml.estimate.context import LayerModel, RuleContext
 from hls4ml.estimate.devices import Family
@@ -35,6 +36,7 @@ RULES: dict[str, Rule] = {
     # element-wise arithmetic
     'BatchNormalization': products.batchnorm,
     'Merge': products.merge,
+    'FixedPointQuantizer': quantizer.quantizer,
     # activations
     'Activation': other.activation,
     'ParametrizedActivation': other.activation,

@@ -18,6 +18,7 @@ from hls4ml.model.interpreter_structure import COMBINE_KINDS, MOVE_KINDS, combin
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.layers import LOSSLESS_ACTIVATIONS
+from hls4ml.model.quantizer import triples_of
 from hls4ml.model.reference.resom import layer_setup as resom_setup
 from hls4ml.model.reference.soft_topk import layer_soft_topk_types
 from hls4ml.model.types import FixedPrecisionType
@@ -66,6 +67,12 @@ def _parametrized(layer: Layer, x: FixedArray, graph: Graph, family: str) -> Fix
 
 def _prelu(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
     return reference.prelu(x, _weights(layer, 'alpha', 'param', family), layer.types['result'])
+
+
+def _quantizer(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    result = layer.types['result']
+    assert isinstance(result, FixedPrecisionType)
+    return reference.fixed_point_quantizer(x, triples_of(layer), result)
 
 
 def _hard_activation(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
@@ -153,6 +160,7 @@ KERNELS: dict[str, Kernel] = {
     'ParametrizedActivation': _parametrized,
     'PReLU': _prelu,
     'HardActivation': _hard_activation,
+    'FixedPointQuantizer': _quantizer,
     'Softmax': _softmax,
     'SOM': _som,
     'TopK': _topk,

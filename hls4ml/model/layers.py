@@ -131,6 +131,18 @@ LAYER_KINDS: dict[str, LayerKind] = {
             rules.same_shape,
             rules.per_element_weights('scale', 'bias'),
         ),
+        # heterogeneous fixed-point quantizer (HGQ2): value j written into its own fixed<k+i+f, k+i> of
+        # triple j % n_params (weights keep_negative, integer_bits, fraction_bits), with the attributes'
+        # rounding and overflow (WRAP, SAT, SAT_SYM); the result is their exact container
+        # (hls4ml/model/quantizer.py, docs/quantization.md)
+        LayerKind(
+            'FixedPointQuantizer',
+            RESULT_ONLY,
+            ('keep_negative', 'integer_bits', 'fraction_bits'),
+            COMMON_KEYS,
+            rules.same_shape,
+            rules.quantizer_weights,
+        ),
         # activations
         LayerKind(
             'Activation',

@@ -195,6 +195,14 @@ def per_element_weights(*names: str):
     return rule
 
 
+def quantizer_weights(layer: Layer) -> dict[str, Shape]:
+    """FixedPointQuantizer: n_params triples, n_params dividing n_in (value j uses triple j % n_params)."""
+    n_params, n_in = layer.attributes['n_params'], layer.attributes['n_in']
+    if n_params < 1 or n_in % n_params:
+        raise ValueError(f'{layer.describe()}: n_params {n_params} does not divide n_in {n_in}')
+    return dict.fromkeys(('keep_negative', 'integer_bits', 'fraction_bits'), (n_params,))
+
+
 def conv_weights(rank: int, depthwise: bool = False):
     """Keras kernel layout: (filt_height?, filt_width, n_chan, n_filt), depthwise (…, n_chan)."""
 

@@ -38,3 +38,13 @@ def test_resom_on_two_modalities(tmp_path, capsys) -> None:
     assert results['ReSOM, firmware'] >= results['ReSOM, float'] - 0.03
     assert results['firmware = float'] >= 0.9
     assert 'ReSOM, firmware' in capsys.readouterr().out
+
+
+def test_hgq2_digits_is_bit_exact(tmp_path, capsys) -> None:
+    """The HGQ2 model trained on digits converts with 0 differing outputs and keeps its accuracy."""
+    pytest.importorskip('hgq')
+    results = example('hgq2_digits').main(['--output-dir', str(tmp_path / 'hgq2'), '--epochs', '8'])
+    assert results['outputs that differ'] == 0
+    assert results['HGQ2 accuracy'] > 0.8
+    assert results['firmware accuracy'] == results['HGQ2 accuracy']
+    assert 'outputs that differ' in capsys.readouterr().out

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hls4ml.backends.common.lowering_quantizer import lower_quantizer
 from hls4ml.backends.common.lowering_resom import lower_resom
 from hls4ml.backends.common.lowering_som import lower_som_lookup, lower_som_scores
 from hls4ml.backends.common.lowering_spatial import SPATIAL_LOWERINGS
@@ -230,6 +231,7 @@ LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
     'ParametrizedActivation': lower_parametrized,
     'PReLU': lower_prelu,
     'HardActivation': lower_hard_activation,
+    'FixedPointQuantizer': lower_quantizer,
     'Softmax': lower_softmax_layer,
     'SOM': lower_som,
     'TopK': lower_topk,

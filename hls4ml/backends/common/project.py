@@ -19,6 +19,7 @@ STREAM_HEADERS = {
     'nnet_conv.h': 'nnet_conv_stream.h',
     'nnet_pooling.h': 'nnet_pooling_stream.h',
     'nnet_merge.h': 'nnet_merge_stream.h',
+    'nnet_quantizer.h': 'nnet_quantizer_stream.h',
     'nnet_array.h': 'nnet_array_stream.h',
     'nnet_som.h': 'nnet_som_stream.h',
     'nnet_topk.h': 'nnet_topk_stream.h',

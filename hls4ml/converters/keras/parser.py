@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from hls4ml.converters.keras.handlers import HANDLERS, REMOVED, Source, UnsupportedLayer
+from hls4ml.converters.keras.hgq_finish import finish_hgq
 from hls4ml.converters.keras.router_pattern import match_routers
 from hls4ml.converters.keras.selection import router_outputs
 from hls4ml.converters.names import NameTable
@@ -80,6 +81,7 @@ def parse_keras_model(model: Any) -> tuple[Graph, dict[str, str]]:
     walker.graph.inputs = [walker.tensor_of(tensor) for tensor in functional.inputs]
     walker.graph.outputs = [walker.tensor_of(tensor) for tensor in functional.outputs]
     walker.drop_unread_outputs()
+    finish_hgq(walker.graph)  # HGQ2 models: exact types, uniform quantizers folded
     return walker.graph, walker.origin
 
 

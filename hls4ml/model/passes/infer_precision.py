@@ -17,6 +17,7 @@ import numpy as np
 from hls4ml.model.fixed import quantize, result_type
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.passes import PassContext
+from hls4ml.model.quantizer import container_type, triples_of
 from hls4ml.model.reference.som import ACTIVITY_TABLE_TYPE, score_biases
 from hls4ml.model.tables import SELU_SCALE
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
@@ -144,9 +145,15 @@ def _set_sum_types(layer: Layer, inferred: FixedPrecisionType) -> None:
 
 
 def _activation(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """Bounded table functions output table values exactly, bipolar its -1 and +1; the rest take the
-    default precision (as in hls4ml), which also stops widths growing from layer to layer."""
+    """Bounded table functions output table values exactly, bipolar its -1 and +1; relu and linear
+    keep their input type when a quantization-aware frontend marks them `exact_result` (their input
+    is exact and a quantizer reads them); the rest take the default precision (as in hls4ml), which
+    also stops widths growing from layer to layer."""
     activation = layer.attributes['activation']
+    source = _input_fixed(graph, layer, context)
+    exact = layer.attributes.get('exact_result') and activation in ('relu', 'linear')
+    if _auto(layer.types['result']) and exact and source is not None:
+        layer.types['result'] = source
     if _auto(layer.types['result']) and activation == 'bipolar':
         layer.types['result'] = BIPOLAR_TYPE
     if _auto(layer.types['result']) and activation in BOUNDED_TABLE_ACTIVATIONS and not _auto(layer.types['table']):
@@ -231,6 +238,12 @@ def _dot(graph: Graph, layer: Layer, context: PassContext) -> None:
     _set_sum_types(
         layer, _sum_type(first.fractional + second.fractional, bound, first.signed or second.signed, context)
     )
+
+
+def _quantizer(graph: Graph, layer: Layer, context: PassContext) -> None:
+    """A heterogeneous quantizer's result is the exact container of its triples."""
+    if _auto(layer.types['result']):
+        layer.types['result'] = container_type(triples_of(layer))
 
 
 def _topk(graph: Graph, layer: Layer, context: PassContext) -> None:
@@ -418,6 +431,7 @@ RULES = {
     'ParametrizedActivation': _parametrized,
     'PReLU': _prelu,
     'HardActivation': _hard_activation,
+    'FixedPointQuantizer': _quantizer,
     'SOM': _som,
     'ReSOM': _resom,
     'TopK': _topk,

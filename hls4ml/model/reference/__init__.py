@@ -21,6 +21,7 @@ from hls4ml.model.reference.batchnorm import normalize
 from hls4ml.model.reference.conv import conv1d, conv2d, depthwise_conv1d, depthwise_conv2d
 from hls4ml.model.reference.dense import dense
 from hls4ml.model.reference.pooling import global_pooling1d, global_pooling2d, pooling1d, pooling2d
+from hls4ml.model.reference.quantizer import fixed_point_quantizer
 from hls4ml.model.reference.resom import resom
 from hls4ml.model.reference.router import expert_choice, router
 from hls4ml.model.reference.soft_topk import soft_topk
@@ -40,6 +41,7 @@ __all__ = [
     'pooling1d',
     'pooling2d',
     'dense',
+    'fixed_point_quantizer',
     'elu',
     'hard_sigmoid',
     'leaky_relu',
