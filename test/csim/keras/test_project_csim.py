@@ -174,11 +174,11 @@ def test_example_mlp_meets_the_accuracy_contract(tmp_path) -> None:
 
 def test_generated_code_computes_the_same_bits_with_the_vendor_headers(written_project, monkeypatch) -> None:
     """The project compiled against the real Xilinx ap_types (when this machine has them) == ours."""
-    from vendor import vendor_headers
+    from vendor import vendor_headers, why_missing
 
     folder = vendor_headers('ap')
     if folder is None:
-        pytest.skip('the vendor ap_types are not on this machine (made by shared/bench/peer_compare.sh)')
+        pytest.skip(f'the vendor ap_types are not on this machine: {why_missing()}')
     _, hls_model, x, _ = written_project
     ours = hls_model.predict(x)
     monkeypatch.setenv('HLS4ML_AP_TYPES', str(folder))

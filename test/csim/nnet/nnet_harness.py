@@ -20,7 +20,7 @@ from pathlib import Path
 import jinja2
 import numpy as np
 import pytest
-from vendor import vendor_headers
+from vendor import vendor_headers, why_missing
 
 from hls4ml.model.fixed import FixedArray
 
@@ -49,7 +49,7 @@ class HeaderSet:
         """Why these headers cannot be used here, or None."""
         if (self.include / TYPE_HEADER[self.family]).is_file():
             return None
-        return f'{self.origin} {self.family} headers not found (the benchmark peer venv is not installed here)'
+        return f'{self.origin} {self.family} headers not found: {why_missing()}'
 
     def flags(self) -> list[str]:
         # -isystem: warnings inside the type headers are not ours to fix; -Werror covers the kernels.
