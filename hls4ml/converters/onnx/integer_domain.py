@@ -21,6 +21,8 @@ from hls4ml.converters.onnx.step import Scaled, Step
 from hls4ml.model.types import FixedPrecisionType
 
 RESCALE_ATTRIBUTE = 'rescale'  # on BatchNormalization layers that apply a float scale: never fused
+# on a quantizer's rescale: its bound (printed with the graph) and the exact ratios, for tests to measure
+BOUND_ATTRIBUTE, RATIO_ATTRIBUTE = 'rescale_bound', 'rescale_ratio'
 
 
 def channel_scale(values: np.ndarray | float, value: Value) -> np.ndarray | None:
@@ -88,7 +90,11 @@ def rescale(
     _warn_if_bounded(origin, factor)
     zero = np.broadcast_to(zero_point, value.shape)
     if not ceil:
-        return affine(builder, origin, value, factor.constant.values, zero, integer_type, rescale=True)
+        result = affine(builder, origin, value, factor.constant.values, zero, integer_type, rescale=True)
+        layer = builder.graph.layers[result.tensor]
+        layer.attributes[BOUND_ATTRIBUTE] = factor.bound
+        layer.attributes[RATIO_ATTRIBUTE] = builder.per_element(value, factor.ratios, origin)
+        return result
     bits = integer_type.width + 1
     negated = FixedPrecisionType(bits, bits, True, 'TRN', 'SAT')
     floor_origin = Origin(f'{origin.name}_floor', origin.op, origin.where)

@@ -101,6 +101,7 @@ class Multiplier:
     """The rescale `t' = v' * M' + z` of one quantizer: the written multipliers and their bound."""
 
     constant: FixedConstant
+    ratios: np.ndarray  # the exact ratios (as float64)
     reach: float  # R: |v * M| beyond it, every value saturates
     carried_error: float  # e: the error of v' in its own units
     exact_ratio: bool  # M' equals the exact ratio of the scales (not only its float64 rounding)
@@ -130,7 +131,7 @@ def multiplier(numerators: np.ndarray, denominators: np.ndarray, reach: float, c
         Fraction(float(written)) * Fraction(float(denominator)) == Fraction(float(numerator))
         for written, numerator, denominator in np.nditer([constant.values, numerators, denominators])
     )
-    return Multiplier(constant, reach, carried_error, exact)
+    return Multiplier(constant, ratios, reach, carried_error, exact)
 
 
 def quantizer_reach(low: int, high: int, zero_point: np.ndarray) -> float:
