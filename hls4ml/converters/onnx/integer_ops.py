@@ -15,12 +15,11 @@ handler on the integers and returns the result with its pending scale:
   Mul / Div by a constant (folded into the scale).
 
 Anything else reads its inputs dequantized (`integer_domain.dequantize`, with a warning when that is
-not exact), and float-scaled constants as their float values (with a warning: not bit-exact).
+not exact); a float-scaled constant it reads is refused (no fixed-point type holds it exactly).
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -77,13 +76,11 @@ def _make_plain(step: Step) -> None:
             reason = f'the op has no integer-domain form, so its input {index} is dequantized first'
             step.inputs[index] = dequantize(step.builder, operand, step.origin, reason)
         elif isinstance(operand, Constant) and operand.quantum is not None:
-            warnings.warn(
-                f'{step.origin}: its constant input {index} is quantized with a float scale, which this op has no '
-                'integer form for; its float values are used with an inferred type, so the result is not bit-exact',
-                UserWarning,
-                stacklevel=3,
+            raise step.unsupported(
+                f'its constant input {index} is quantized with a float scale (not a power of two), which this op '
+                'cannot use here (a product needs one input scale per tensor and weight scales per output channel; '
+                'Mul and Div take any; other ops none); no fixed-point type holds its values exactly'
             )
-            step.inputs[index] = Constant(operand.values)
 
 
 # ---- matrix products -----------------------------------------------------------------------------
@@ -233,8 +230,8 @@ def _with_constant(step: Step, first: Operand | None, second: Operand | None) ->
         first, second = second, first
     if op not in ('Mul', 'Div') or not isinstance(first, Scaled) or not isinstance(second, Constant):
         return None
-    if second.quantum is not None:
-        return None
+    if second.quantum is not None and second.integers is not None:  # the exact value joins the scale
+        second = Constant(second.integers * second.quantum)
     factor = channel_scale(framework_constant(step, second, first.value), first.value)
     if factor is None or np.any(factor == 0):
         return None

@@ -185,14 +185,38 @@ def test_per_channel_zero_points_and_scales_of_weights_and_activations(tmp_path)
     y = g.node('Conv', [x, weights, g.weights(4)], pads=[1] * 4, name='conv')
     act_scale = np.array([0.1, 0.2, 0.15, 0.05], dtype=np.float32).reshape(1, 4, 1, 1)
     act_zero = np.array([10, 20, 30, 40], dtype=np.float32).reshape(1, 4, 1, 1)
-    model = g.model({'x': (3, 5, 5)}, [g.quant(y, act_scale, 8, signed=0, zero_point=act_zero, name='act')], COUNT)
+    y = g.quant(y, act_scale, 8, signed=0, zero_point=act_zero, name='act')
+    model = g.model({'x': (3, 5, 5)}, [g.node('MaxPool', [y], kernel_shape=[2, 2], strides=[1, 1])], COUNT)
     parsed = layers(model)
     assert parsed['act_zero_point'].kind == 'BatchNormalization'  # q - z, exactly
     values = grid((3, 5, 5), spread=5)
     result, reference = emulated(model, tmp_path, values), expected(model, values)
-    per_channel = np.broadcast_to(act_scale.reshape(-1), result.reshape(COUNT, -1, 4).shape).reshape(COUNT, -1)
+    per_channel = np.broadcast_to(act_scale.reshape(-1), result.reshape(COUNT, -1, 4).shape).reshape(
+        COUNT, -1
+    )  # (4, 4, C)
     difference = np.abs(np.round(result / per_channel) - np.round(reference / per_channel))
     assert difference.max() <= 1 and np.mean(difference == 0) >= 0.99
+
+
+def test_round_to_zero_is_down() -> None:
+    """Brevitas' name for qonnx's DOWN (qonnx 1.0 itself cannot execute it)."""
+    g = OnnxGraph()
+    model = g.model({'x': (4,)}, [g.quant(g.quant('x', 0.3, 8), 0.7, 5, rounding='ROUND_TO_ZERO', name='q')], COUNT)
+    assert layers(model)['q'].types['result'] == FixedPrecisionType(5, 5, True, 'TRN_ZERO', 'SAT')
+
+
+@pytest.mark.parametrize('second_scale', [0.05, 0.11])
+def test_adding_tensors_of_equal_and_of_different_scales(second_scale: float, tmp_path) -> None:
+    """Equal scales add their integers; different ones are dequantized first (exact for float32 scales)."""
+    g = OnnxGraph()
+    total = g.node(
+        'Add', [g.quant('x', 0.05, 8), g.quant(g.node('Relu', ['x']), second_scale, 6, signed=0)], name='add'
+    )
+    model = g.model({'x': (8,)}, [g.quant(total, 0.13, 8, name='q')], COUNT)
+    parsed = layers(model)
+    assert ('add_dequantize' in parsed) == (second_scale != 0.05)
+    x = grid((8,))
+    assert_within_one_lsb(emulated(model, tmp_path, x), expected(model, x), 0.13)
 
 
 def test_a_bipolar_quantizer_with_a_float_scale(tmp_path) -> None:
@@ -201,7 +225,7 @@ def test_a_bipolar_quantizer_with_a_float_scale(tmp_path) -> None:
     model = g.model({'x': (6,)}, [y], COUNT)
     assert layers(model)['b'].attributes['activation'] == 'bipolar'
     x = grid((6,))
-    np.testing.assert_allclose(emulated(model, tmp_path, x), expected(model, x), rtol=1e-6)
+    np.testing.assert_array_equal(emulated(model, tmp_path, x), expected(model, x))  # sign(integers) * 0.37f
 
 
 def test_trunc_of_an_input_scale_that_is_no_power_of_two_of_its_tensor(tmp_path) -> None:
