@@ -278,3 +278,12 @@ def test_a_trunc_of_per_channel_scales_is_refused() -> None:
     model = g.model({'x': (2, 4, 4)}, [g.trunc(x, 0.1, 8, 0.4, 6)], COUNT)
     with pytest.raises(ConversionError, match='Trunc of a tensor with per-channel'):
         layers(model)
+
+
+def test_a_float_scaled_constant_without_integer_form_is_refused() -> None:
+    """Weight scales along the input axis leave no integer product; no type holds q * s exactly."""
+    g = OnnxGraph()
+    per_input = np.linspace(0.1, 0.5, 6, dtype=np.float32).reshape(6, 1)
+    model = g.model({'x': (6,)}, [g.node('MatMul', ['x', g.quant(g.weights(6, 3), per_input, 8)], name='fc')], COUNT)
+    with pytest.raises(ConversionError, match=r"'fc' \(MatMul.*quantized with a float scale"):
+        layers(model)
