@@ -86,9 +86,12 @@ def _make_plain(step: Step) -> None:
 # ---- matrix products -----------------------------------------------------------------------------
 def _integer_weights(step: Step, weight: Constant, output_axis: int) -> tuple[Constant, np.ndarray] | None:
     """The weights as integers with their exact type, and the scale of each output (None when the
-    scale varies along an input axis, which leaves no integer product)."""
+    scale varies along an input axis, which leaves no integer product, or when the weights are not
+    quantized at all: their type would round them, outside any bound kept here)."""
     if weight.quantum is None or weight.integers is None:
-        return weight, np.ones(weight.values.shape[output_axis])
+        if weight.precision is None:
+            return None
+        return weight, np.ones(weight.values.shape[output_axis])  # power-of-two quantized: exact already
     moved = np.moveaxis(weight.quantum, output_axis, 0).reshape(weight.quantum.shape[output_axis], -1)
     if np.any(moved != moved[:, :1]):
         return None

@@ -237,6 +237,14 @@ def test_trunc_of_an_input_scale_that_is_no_power_of_two_of_its_tensor(tmp_path)
     assert_within_one_lsb(emulated(model, tmp_path, x), expected(model, x), 0.28)
 
 
+def test_unquantized_weights_read_their_input_dequantized() -> None:
+    """Float weights are rounded by their configured type, outside the integer domain's bound."""
+    g = OnnxGraph()
+    model = g.model({'x': (4,)}, [g.node('MatMul', [g.quant('x', 0.3, 8), g.weights(4, 3)], name='fc')], COUNT)
+    parsed = layers(model)
+    assert parsed['fc_dequantize'].kind == 'BatchNormalization' and 'weight' not in parsed['fc'].types
+
+
 def test_an_op_without_integer_form_reads_its_input_dequantized() -> None:
     """A scale of float32 scales' product (more than 24 significant bits) is applied with a warning."""
     g = OnnxGraph()
