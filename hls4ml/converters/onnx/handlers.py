@@ -62,8 +62,15 @@ def gemm(step: Step) -> Operand:
 @handles('MatMul')
 def matmul(step: Step) -> Operand:
     """`x @ W` with W constant; an Add of a constant that alone reads the product is its bias."""
-    x, weight = step.tensor(0), step.constant(1)
-    bias = None
+    x, weight, bias = step.tensor(0), *matmul_parts(step)
+    vector = None if bias is None else bias_vector(step, bias, weight.values.shape[1])
+    types = preset_types(weight=weight, bias=bias)
+    return step.builder.dense(step.origin, x, weight.values, vector, **types)
+
+
+def matmul_parts(step: Step) -> tuple[Constant, Constant | None]:
+    """The weight of a MatMul and the constant of the Add that alone reads it (absorbed as its bias)."""
+    weight, bias = step.constant(1), None
     follower = step.graph.follower(step.node)
     if follower is not None and follower.op_type == 'Add' and weight.values.ndim == 2:
         others = [name for name in follower.input if name != step.node.output[0]]
@@ -72,9 +79,7 @@ def matmul(step: Step) -> Operand:
             step.graph.absorb(follower, step.node)
         else:
             bias = None
-    vector = None if bias is None else bias_vector(step, bias, weight.values.shape[1])
-    types = preset_types(weight=weight, bias=bias)
-    return step.builder.dense(step.origin, x, weight.values, vector, **types)
+    return weight, bias
 
 
 def _fits(constant: Constant, size: int) -> bool:

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import onnx
 
-from hls4ml.converters.onnx.quant import QONNX_OPS, precision_of_constant, quant_spec
+from hls4ml.converters.onnx.quant import QONNX_OPS, constant_integers, precision_of_constant, quant_spec
 from hls4ml.model.types import PrecisionType
 
 QONNX_DOMAIN = 'qonnx.custom_op.general'
@@ -29,6 +31,16 @@ OLD_QONNX_DOMAINS = ('', 'onnx.brevitas', 'finn', 'finn.custom_op.general')
 # ops that move constant values without changing them: a quantized constant keeps its type through them
 VALUE_PRESERVING = ('Identity', 'Transpose', 'Reshape', 'Flatten', 'Squeeze', 'Unsqueeze')
 Dims = tuple[int | str | None, ...]
+
+
+@dataclass(frozen=True)
+class QuantizedConstant:
+    """What a quantizer of a constant leaves besides the folded values: their exact type when the
+    scale is a power of two; else the integers (q - zero point) and each element's float scale."""
+
+    precision: PrecisionType | None
+    integers: np.ndarray | None = None
+    quantum: np.ndarray | None = None
 
 
 def load_model(model: Any) -> Any:
@@ -90,8 +102,8 @@ def remove_dead_nodes(graph: onnx.GraphProto) -> None:
         graph.node.remove(node)
 
 
-def clean_model(wrapper: Any) -> tuple[Any, dict[str, PrecisionType]]:
-    """The cleaned model and the exact types of the initializers that quantizers made."""
+def clean_model(wrapper: Any) -> tuple[Any, dict[str, QuantizedConstant]]:
+    """The cleaned model and what is known of the initializers that quantizers made."""
     from qonnx.transformation.fold_constants import FoldConstants
     from qonnx.transformation.general import RemoveStaticGraphInputs, RemoveUnusedTensors
     from qonnx.transformation.infer_shapes import InferShapes
@@ -105,10 +117,10 @@ def clean_model(wrapper: Any) -> tuple[Any, dict[str, PrecisionType]]:
     return wrapper, precisions
 
 
-def quantized_constants(wrapper: Any) -> dict[str, PrecisionType]:
-    """Tensor -> exact type, for quantizers whose inputs are all initializers and for value-preserving
-    ops applied to such results (the folding that follows keeps the tensor names)."""
-    precisions: dict[str, PrecisionType] = {}
+def quantized_constants(wrapper: Any) -> dict[str, QuantizedConstant]:
+    """Tensor -> its quantizer's record, for quantizers whose inputs are all initializers and for
+    value-preserving ops applied to such results (the folding that follows keeps the tensor names)."""
+    records: dict[str, QuantizedConstant] = {}
     known = {initializer.name for initializer in wrapper.graph.initializer}
     for node in wrapper.graph.node:
         inputs = [name for name in node.input if name]
@@ -118,12 +130,28 @@ def quantized_constants(wrapper: Any) -> dict[str, PrecisionType]:
         if node.op_type in ('Quant', 'BipolarQuant'):
             constants = [wrapper.get_initializer(name) for name in node.input[1:]]
             spec = quant_spec(node.op_type, constants, wrapper.get_customop_wrapper(node))
-            precision = precision_of_constant(spec, f"node '{node.name}' ({node.op_type})")
+            precision = precision_of_constant(spec)
             if precision is not None:
-                precisions[node.output[0]] = precision
-        elif node.op_type in VALUE_PRESERVING and node.input[0] in precisions:
-            precisions[node.output[0]] = precisions[node.input[0]]
-    return precisions
+                records[node.output[0]] = QuantizedConstant(precision)
+            else:
+                integers, quantum = constant_integers(spec, wrapper.get_initializer(node.input[0]))
+                records[node.output[0]] = QuantizedConstant(None, integers, quantum)
+        elif node.op_type in VALUE_PRESERVING and node.input[0] in records:
+            records[node.output[0]] = _moved(wrapper, node, records[node.input[0]])
+    return records
+
+
+def _moved(wrapper: Any, node: onnx.NodeProto, record: QuantizedConstant) -> QuantizedConstant:
+    """The record of a value-preserving op's output: integers and scales moved as the values are."""
+    if record.integers is None or record.quantum is None or node.op_type == 'Identity':
+        return record
+    if node.op_type == 'Transpose':
+        perm = next((list(a.ints) for a in node.attribute if a.name == 'perm'), None)
+        return QuantizedConstant(None, np.transpose(record.integers, perm), np.transpose(record.quantum, perm))
+    shape = wrapper.get_tensor_shape(node.output[0])
+    if shape is None or int(np.prod(shape)) != record.integers.size:
+        return QuantizedConstant(None)  # unknown layout: the folded floats are all there is
+    return QuantizedConstant(None, record.integers.reshape(shape), record.quantum.reshape(shape))
 
 
 def tensor_dims(graph: onnx.GraphProto) -> dict[str, Dims]:

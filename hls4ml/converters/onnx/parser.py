@@ -20,16 +20,17 @@ import numpy as np
 import onnx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
-from hls4ml.converters.onnx import handlers, quant, spatial, structure
+from hls4ml.converters.onnx import handlers, integer_ops, quant, quantizers, spatial, structure
 from hls4ml.converters.onnx.handlers import router
+from hls4ml.converters.onnx.integer_domain import dequantize
 from hls4ml.converters.onnx.model import QONNX_DOMAIN, Dims, clean_model, load_model, prepare, tensor_dims
 from hls4ml.converters.onnx.router_pattern import match_routers
-from hls4ml.converters.onnx.step import Constant, Handler, Operand, Step
+from hls4ml.converters.onnx.step import Constant, Handler, Operand, Scaled, Step
 from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph
 
-HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **structure.HANDLERS, **spatial.HANDLERS, **quant.HANDLERS}
+HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **structure.HANDLERS, **spatial.HANDLERS, **quantizers.HANDLERS}
 STANDARD_DOMAINS = ('', 'ai.onnx')
 CONSTANT_OPS = ('Constant', 'Shape')
 MULTI_OUTPUT_OPS = ('TopK',)  # handlers returning one operand per node output
@@ -118,6 +119,8 @@ class _Walk:
             raise ConversionError(f'{len(problems)} problem(s) converting the ONNX model: ' + '; '.join(problems))
         for output in self.graph.output:
             operand = self.operands[output.name]
+            if isinstance(operand, Scaled):  # an integer-domain tensor: its scale multiplied in
+                operand = dequantize(self.builder, operand, Origin(output.name, 'output'), 'a model output')
             if not isinstance(operand, Value):
                 raise ConversionError(f"output '{output.name}' is a constant; the model computes nothing")
             self.builder.output(operand, Origin(output.name, 'output'))
@@ -165,7 +168,7 @@ class _Walk:
                 elif node.domain == CHANNELS_LAST_DOMAIN:
                     result = self._channels_last(step)
                 else:
-                    result = HANDLERS[node.op_type](step)
+                    result = integer_ops.convert(step, HANDLERS)
             results = result if isinstance(result, tuple) else (result,)
             for position, operand in enumerate(results):
                 if operand is not None:
@@ -222,10 +225,12 @@ class _Walk:
         values = self.wrapper.get_initializer(name)
         if values is None:
             return None
-        precision = self.precisions.get(name)
-        if precision is not None and not _holds(precision, values):
-            raise ConversionError(f"internal error: the quantized constant '{name}' does not fit {precision}")
-        return Constant(np.asarray(values), precision)
+        record = self.precisions.get(name)
+        if record is None:
+            return Constant(np.asarray(values))
+        if record.precision is not None and not _holds(record.precision, values):
+            raise ConversionError(f"internal error: the quantized constant '{name}' does not fit {record.precision}")
+        return Constant(np.asarray(values), record.precision, record.integers, record.quantum)
 
     def follower(self, node: onnx.NodeProto) -> onnx.NodeProto | None:
         """The only node reading `node`'s first output, unless that output is also a model output."""

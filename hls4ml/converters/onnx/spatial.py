@@ -89,7 +89,7 @@ def average_pool(step: Step) -> Operand:
     pads = window_pads(step, x.shape[1:], window, strides)
     include = bool(step.attribute('count_include_pad', 0))
     full_windows = include or not any(before or after for before, after in pads)
-    types = declared_average(step, math.prod(window)) if full_windows else {}
+    types = declared_average(step, math.prod(window), step.unit) if full_windows else {}
     ceil_mode = bool(step.attribute('ceil_mode', 0))
     return step.builder.pool(step.origin, x, 'average', window, strides, pads, include, ceil_mode, **types)
 
@@ -99,7 +99,7 @@ def global_pool(step: Step) -> Operand:
     x = step.tensor(0)
     if step.node.op_type == 'GlobalMaxPool':
         return step.builder.global_pool(step.origin, x, 'max', keepdims=True)
-    types = declared_average(step, math.prod(x.shape[1:]))
+    types = declared_average(step, math.prod(x.shape[1:]), step.unit)
     return step.builder.global_pool(step.origin, x, 'average', keepdims=True, **types)
 
 

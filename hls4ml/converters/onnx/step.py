@@ -26,13 +26,35 @@ from hls4ml.model.types import PrecisionType
 @dataclass(frozen=True)
 class Constant:
     """A constant tensor (an initializer after folding), in ONNX's full shape (batch axis included
-    when it has one), with the exact type of its values when a QONNX quantizer made them."""
+    when it has one), with the exact type of its values when a QONNX quantizer made them. A quantizer
+    with a float scale (not a power of two) also leaves its integers `integers` (q - zero point) and
+    the scale `quantum` of each element (both of the tensor's shape): `values` ~= integers * quantum."""
 
     values: np.ndarray
     precision: PrecisionType | None = None
+    integers: np.ndarray | None = None
+    quantum: np.ndarray | None = None
 
 
-Operand = Value | Constant
+@dataclass(frozen=True)
+class Scaled:
+    """A tensor in the integer domain (docs/quantization.md): the model's value is `value * scale`,
+    the float `scale` still to be applied (by the next quantizer's rescale, or at an output). `scale`
+    broadcasts against the framework shape (per tensor: shape (); per channel: (C, 1, ...)); `error`
+    bounds |IR value - exact value| in units of the scale (from float biases written in fixed point).
+    `relu`: the Relu still to apply (after the quantizer that alone reads it, where it is exact)."""
+
+    value: Value
+    scale: np.ndarray
+    error: float = 0.0
+    relu: Origin | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.value.shape
+
+
+Operand = Value | Constant | Scaled
 
 
 @dataclass
@@ -46,6 +68,7 @@ class Step:
     opset: int  # the version of the node's domain
     custom_op: Any = None  # the qonnx CustomOp of a QONNX node, for its attributes and version
     graph: Any = None  # the walk: look-ahead for ops that absorb their consumer (see parser._Walk)
+    unit: float = 1.0  # the scale input 0 is counted in, for an op on an integer-domain tensor
     attributes: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -74,7 +97,7 @@ class Step:
 
     def optional_constant(self, index: int) -> Constant | None:
         operand = self.inputs[index] if index < len(self.inputs) else None
-        if isinstance(operand, Value):
+        if isinstance(operand, (Value, Scaled)):
             raise self.unsupported(
                 f'input {index} must be a constant (an initializer or a foldable subgraph), but it is computed '
                 'from the model inputs'

@@ -16,9 +16,11 @@ def fuse_batchnorm(graph: Graph, context: PassContext) -> None:
     the batch normalization's. Folding needs the Dense accumulator to be 'auto' (it is then sized
     for the folded weights; as in hls4ml, explicit types keep both layers), explicit weight or bias
     types that hold the folded values, and neither layer traced nor the Dense output a model output.
+    A batch normalization marked `rescale` (a float scale applied to integers, converters/onnx) stays:
+    folding it would turn the exact integer weights into rounded products.
     """
     for layer in list(graph.layers.values()):
-        if layer.kind != 'BatchNormalization':
+        if layer.kind != 'BatchNormalization' or layer.attributes.get('rescale'):
             continue
         dense = graph.producer(layer.inputs[0])
         if dense.kind != 'Dense' or len(graph.consumers(dense.outputs[0])) != 1:

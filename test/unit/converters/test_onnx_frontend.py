@@ -328,15 +328,14 @@ def test_quant_of_an_input_becomes_the_input_type() -> None:
 @pytest.mark.parametrize(
     'quant, message',
     [
-        ({'scale': 0.3, 'bits': 4}, 'not a power of two'),
-        ({'scale': 0.25, 'bits': 4, 'zero_point': 1.0}, 'zero point'),
-        ({'scale': 0.25, 'bits': 4, 'rounding': 'CEIL'}, "'CEIL' has no fixed-point"),
+        ({'scale': 0.25, 'bits': 4, 'rounding': 'UP'}, "'UP' has no fixed-point"),
         ({'scale': 0.25, 'bits': 4, 'signed': 0, 'narrow': 1}, 'narrow unsigned'),
-        ({'scale': np.array([0.25] * 8 + [0.5] * 8), 'bits': 4}, 'per-channel'),
         ({'scale': 0.25, 'bits': 2.5}, 'whole number of bits'),
     ],
 )
 def test_quantizers_without_a_fixed_point_type_are_refused(quant: dict, message: str) -> None:
+    """Float scales, zero points, per-channel scales and CEIL convert in the integer domain
+    (test_qonnx_float_scales.py); these have no fixed-point form at all."""
     with pytest.raises(ConversionError, match=message):
         parse_onnx_model(_quantized_relu(**quant))
 
@@ -359,14 +358,6 @@ def test_quantized_weights_get_a_type_that_holds_them_exactly(weight_quant: dict
     x = np.random.default_rng(2).uniform(-4, 4, (32, 5)).astype(np.float32)
     (expected_values,) = run_qonnx(model, {'x': x})
     np.testing.assert_array_equal(outputs_of(convert(model, tmp_path), x), expected_values)
-
-
-def test_weights_with_a_scale_that_is_not_a_power_of_two_warn_and_keep_floats() -> None:
-    g = OnnxGraph()
-    model = g.model({'x': (5,)}, [g.node('MatMul', ['x', g.quant(g.weights(5, 3), 0.3, 4)], name='fc')])
-    with pytest.warns(UserWarning, match='not bit-exact'):
-        fc = layers(model)['fc']
-    assert 'weight' not in fc.types
 
 
 def test_bipolar_quantizers_of_weights_and_tensors() -> None:
