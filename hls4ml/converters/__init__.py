@@ -266,8 +266,8 @@ def load_torch_module(path: str | Path, allow_pickle: bool = False) -> Any:
         model = torch.load(path, weights_only=False)
     if not isinstance(model, torch.nn.Module):
         raise ValueError(
-            f'{str(path)!r} holds a {type(model).__name__}, not a module: save the whole module, '
-            'torch.save(model, path) (a state_dict has no architecture to convert)'
+            f'{str(path)!r} holds an object of type {type(model).__name__}, not a torch.nn.Module: save the whole '
+            'module, torch.save(model, path) (a state_dict has no architecture to convert)'
         )
     return model
 

@@ -19,9 +19,10 @@ BARE = re.compile(r'[A-Za-z0-9_.+\-/:%,]+')  # needs no quoting in Tcl or CMake,
 # so the word also reads right to a tool that re-parses it as a list. Control characters become \uXXXX.
 TCL_ESCAPES = {character: '\\' + character for character in '\\"$[]{}'}
 
-# Inside a CMake quoted argument `\` escapes, `${` / `$ENV{` substitute, `"` ends it; `;` would split
-# the value into a list where it is later expanded unquoted.
-CMAKE_ESCAPES = {'\\': '\\\\', '"': '\\"', '$': '\\$', ';': '\\;', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
+# Inside a CMake quoted argument `\` escapes, `${` / `$ENV{` substitute and `"` ends it. A `;` cannot be
+# written at all: it separates list elements wherever the value is expanded into a list (the device flags),
+# and `\;` keeps its backslash, so a value holding one is refused (as are control characters).
+CMAKE_ESCAPES = {'\\': '\\\\', '"': '\\"', '$': '\\$', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
 
 
 def _text(value: Any) -> str:
@@ -47,15 +48,14 @@ def tcl_words(values: Iterable[Any]) -> str:
 
 
 def cmake_argument(value: Any) -> str:
-    """One CMake argument whose value is `value`, literally (no variable reference, no list split)."""
+    """One CMake argument whose value is `value`, literally (no variable reference); ValueError for a
+    value CMake cannot hold as one list element (a `;`, a control character other than tab and newline)."""
     text = _text(value)
     if BARE.fullmatch(text):
         return text
-    unwritable = sorted({repr(character) for character in text if _control(character) and character not in '\n\r\t'})
+    unwritable = sorted({repr(c) for c in text if c == ';' or (_control(c) and c not in CMAKE_ESCAPES)})
     if unwritable:
-        raise ValueError(
-            f'{text!r} cannot be written into CMakeLists.txt: control character(s) {", ".join(unwritable)}'
-        )
+        raise ValueError(f'{text!r} cannot be written into CMakeLists.txt: it holds {", ".join(unwritable)}')
     return '"' + ''.join(CMAKE_ESCAPES.get(character, character) for character in text) + '"'
 
 
