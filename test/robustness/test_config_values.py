@@ -7,7 +7,6 @@ warnings by name."""
 from __future__ import annotations
 
 import os
-import pickle
 import re
 import types
 import warnings
@@ -229,8 +228,7 @@ def torch_files(tmp_path: Path) -> tuple[Path, Path, Path]:
     """(a hostile pickle, a whole saved module, a state_dict)."""
     torch = pytest.importorskip('torch')
     hostile = tmp_path / 'hostile.pt'
-    with open(hostile, 'wb') as handle:
-        pickle.dump(RunsWhenUnpickled(tmp_path / 'hacked'), handle, protocol=2)
+    torch.save(RunsWhenUnpickled(tmp_path / 'hacked'), hostile)
     module = torch.nn.Sequential(torch.nn.Linear(4, 2))
     torch.save(module, tmp_path / 'module.pt')
     torch.save(module.state_dict(), tmp_path / 'weights.pt')
