@@ -60,7 +60,8 @@ def warn_unknown_part(part: str, kind: str, stacklevel: int = 2) -> None:
 
     vendor = PART_FORMS[kind].vendor
     known = part_of(part)
-    if (known is not None and FAMILIES[known.family].vendor == vendor) or part.lower() in FAMILIES:
+    family = FAMILIES[known.family] if known is not None else FAMILIES.get(part.lower())
+    if family is not None and family.vendor == vendor:
         return
     warnings.warn(
         f"part {part!r} is not in hls4ml's device table (docs/estimator.md): it is passed to the vendor tool "
@@ -82,10 +83,11 @@ def check_clock_period(clock_period: Any) -> None:
 def check_clock_uncertainty(uncertainty: Any) -> None:
     """A percentage of the period as a string ('12.5%'), or ns (a number, or its digits: 0.5, '0.5')."""
     if isinstance(uncertainty, (int, float)) and not isinstance(uncertainty, bool):
-        text = repr(uncertainty) if math.isfinite(uncertainty) and uncertainty >= 0 else ''
+        valid = math.isfinite(uncertainty) and uncertainty >= 0
     else:
         text = uncertainty if isinstance(uncertainty, str) else ''
-    if not UNCERTAINTY.fullmatch(text) or (text.endswith('%') and float(text[:-1]) >= 100):
+        valid = bool(UNCERTAINTY.fullmatch(text)) and not (text.endswith('%') and float(text[:-1]) >= 100)
+    if not valid:
         raise ValueError(
             'clock_uncertainty (config key ClockUncertainty) must be a percentage of the clock period below '
             f"100 ('12.5%') or a non-negative number of ns (0.5); got {uncertainty!r}"

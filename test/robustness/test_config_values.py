@@ -62,7 +62,9 @@ def test_a_part_of_the_device_table_is_accepted_without_a_warning(backend: str, 
         assert create_config('out', 'prj', backend, part=part)['Part'] == part
 
 
-@pytest.mark.parametrize('backend, part', [('Vitis', 'xc7a35tcpg236-1'), ('oneAPI', 'de10_agilex:B2E2_8GBx4')])
+@pytest.mark.parametrize(
+    'backend, part', [('Vitis', 'xc7a35tcpg236-1'), ('Vitis', 'Agilex7'), ('oneAPI', 'de10_agilex:B2E2_8GBx4')]
+)
 def test_an_unknown_part_warns_that_estimates_have_no_utilisation(backend: str, part: str) -> None:
     with pytest.warns(UserWarning, match=rf"part '{part}' is not in hls4ml's device table.*no utilisation %"):
         assert create_config('out', 'prj', backend, part=part)['Part'] == part
