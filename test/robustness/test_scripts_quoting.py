@@ -194,7 +194,7 @@ def test_oneapi_cmake_project_keeps_a_hostile_part_literal(oneapi_project: Any) 
 
 def test_oneapi_cmake_project_keeps_a_hostile_project_name_inert(oneapi_project: Any) -> None:
     marker = Path(oneapi_project.output_dir) / MARKER
-    writable = [value for value in hostile_values(marker) if ';' not in value]
+    writable = [value for value in hostile_values(marker) if 'execute_process' in value or '${' in value]
     for index, value in enumerate(writable):
         configure(oneapi_project, dataclasses.replace(lower_project(oneapi_project), project_name=value), f'n{index}')
         assert not marker.exists(), value  # cmake may fail on the missing sources; it must not run the command
