@@ -171,10 +171,16 @@ NAME_KEYS = (
     ('OutputPredictions', 'output_data_tb'),
     ('HLSConfig', 'hls_config'),
 )
-MODEL_KEYS = ('KerasModel', 'KerasH5', 'PytorchModel', 'OnnxModel', 'InputShape')
 # Top-level keys hls4ml 1.x reads or writes that change nothing here: a warning names them.
 IGNORED_KEYS = ('ProjectDir', 'MaximumSize', 'Stamp', 'InputShapes', 'OutputShapes', 'AcceleratorConfig')
-KNOWN_KEYS = (*(key for key, _ in NAME_KEYS), *(key for key, _ in BACKEND_KEYS), 'WriterConfig', *MODEL_KEYS)
+KNOWN_KEYS = (
+    *(key for key, _ in NAME_KEYS),
+    *(key for key, _ in BACKEND_KEYS),
+    'WriterConfig',
+    'KerasModel',
+    'KerasH5',
+    *FRAMEWORK_KEYS,
+)
 
 
 def check_top_level_keys(settings: dict[str, Any]) -> None:
