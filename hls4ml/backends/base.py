@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hls4ml.backends import script_values
+
 IO_TYPES = ('io_parallel', 'io_stream')
 
 # The files every backend writes from templates/common: output path -> template ({name}: project name)
@@ -39,6 +41,7 @@ class Backend:
     family: str  # 'ap' (ap_fixed) or 'ac' (ac_fixed): the fixed-point semantics of every type
     template_dir: str
     default_part: str
+    part_kind: str = 'xilinx'  # the form of its part names (backends/script_values.py PART_FORMS)
     clock_uncertainty: str | None = None
     source_dir: str = ''  # where the sources sit in the project ('' or 'src'); firmware/ is below it
     csim_defines: tuple[str, ...] = ()  # g++ -D flags of the C-simulation library (the dialect)
@@ -55,14 +58,25 @@ class Backend:
 
     @staticmethod
     def check_clock_period(clock_period: Any) -> None:
-        if isinstance(clock_period, bool) or not isinstance(clock_period, (int, float)) or clock_period <= 0:
-            raise ValueError(f'clock_period must be a positive number of ns, got {clock_period!r}')
+        script_values.check_clock_period(clock_period)
+
+    def chosen_part(self, part: str | None) -> str:
+        """`part`, or the default when None, checked: a malformed name is an error (it reaches the build
+        scripts), a name the device table does not know is a warning."""
+        chosen = self.default_part if part is None else script_values.check_part(part, self.part_kind)
+        script_values.warn_unknown_part(chosen, self.part_kind, stacklevel=4)
+        return chosen
 
     @staticmethod
     def writer_config(
         namespace: str | None, write_weights_txt: bool, write_tar: bool, tb_output_stream: str
     ) -> dict[str, Any]:
         """The WriterConfig keys of the backends that write weights files and a file-reading testbench."""
+        if namespace is not None:
+            raise ValueError(
+                f'namespace (WriterConfig Namespace) {namespace!r} is not supported in this version: the '
+                'generated C++ is not wrapped in a namespace; remove the key (or set it to None)'
+            )
         if tb_output_stream not in ('both', 'stdout', 'file'):
             raise ValueError(f"tb_output_stream must be 'both', 'stdout' or 'file', got {tb_output_stream!r}")
         return {

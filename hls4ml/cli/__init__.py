@@ -36,8 +36,15 @@ from hls4ml.cli.commands import (
 CONFIG_HELP = 'YAML config (convert_from_config keys) or a project folder written by `hls4ml convert`'
 
 
+PICKLE_HELP = (
+    'load a PyTorch model file (a pickle, which runs code when loaded) named by the config or -m: only for '
+    'files you trust (SECURITY.md)'
+)
+
+
 def _add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('-c', '--config', required=True, help=CONFIG_HELP)
+    parser.add_argument('--allow-pickle', action='store_true', help=PICKLE_HELP)
 
 
 def _subcommand(commands: Any, name: str, summary: str, details: str) -> argparse.ArgumentParser:
@@ -52,8 +59,9 @@ def _config_parser(commands: Any) -> None:
         'config',
         'Write a YAML config for a model file.',
         'The model: .keras/.h5 (Keras 3), .onnx (ONNX/QONNX) or .pt (a whole torch.nn.Module saved with\n'
-        'torch.save; needs --input-shape). The YAML holds the model path, project and backend settings and\n'
-        'the HLSConfig from config_from_<framework>_model; edit it, then `hls4ml convert -c` it.',
+        'torch.save; needs --input-shape and, being a pickle, --allow-pickle). The YAML holds the model path,\n'
+        'project and backend settings and the HLSConfig from config_from_<framework>_model; edit it, then\n'
+        '`hls4ml convert -c` it.',
     )
     parser.add_argument('-m', '--model', required=True, help='the model file')
     parser.add_argument('-o', '--output', help='the YAML file to write (default: print it)')
@@ -67,6 +75,7 @@ def _config_parser(commands: Any) -> None:
     parser.add_argument('-x', '--precision', default='fixed<16,6>', help="default precision (default 'fixed<16,6>')")
     parser.add_argument('-r', '--reuse-factor', type=int, default=1, help='default reuse factor (default 1)')
     parser.add_argument('--input-shape', type=int, nargs='+', help='PyTorch: one sample shape, e.g. 3 32 32')
+    parser.add_argument('--allow-pickle', action='store_true', help=PICKLE_HELP)
     parser.set_defaults(handler=command_config)
 
 
@@ -86,11 +95,14 @@ def _model_parsers(commands: Any) -> None:
     compile_.set_defaults(handler=command_compile)
     predict = _subcommand(
         commands, 'predict', 'Run the bit-accurate C simulation on inputs from .npy files.',
-        'Inputs: one -i per model input, each (n_samples, *input shape) or (n_samples, size).\n'
+        'Inputs: one -i .npy per model input, each (n_samples, *input shape) or (n_samples, size); or one\n'
+        '.npz holding every input, named after the Input layers or arr_0, arr_1, ... (np.savez order).\n'
         'Outputs: flattened per sample as ModelGraph.predict returns them; an .npz for several outputs.',
     )  # fmt: skip
     _add_config(predict)
-    predict.add_argument('-i', '--input', action='append', required=True, help='input .npy (repeat per input)')
+    predict.add_argument(
+        '-i', '--input', action='append', required=True, help='input .npy (repeat per input), or one .npz of all'
+    )
     predict.add_argument('-o', '--output', required=True, help='output .npy (or .npz: arr_0, arr_1, ...)')
     predict.add_argument('--trace', help="also write every layer's output to this .npz (ModelGraph.trace)")
     predict.set_defaults(handler=command_predict)

@@ -106,15 +106,17 @@ def _model_file(settings: dict[str, Any], base: Path) -> tuple[str, Path]:
     raise CommandError(f'the config names no model: expected one of {", ".join(MODEL_KEYS)}')
 
 
-def load_model(config: str) -> Any:
-    """Convert the model a config (or project folder) names; the project records the model file's path."""
+def load_model(config: str, allow_pickle: bool = False) -> Any:
+    """Convert the model a config (or project folder) names; the project records the model file's path.
+    A PyTorch model file (a pickle) is loaded only with `allow_pickle` (--allow-pickle), never because a
+    config or project folder says so."""
     import hls4ml
 
     settings, base = read_settings(config)
     key, model_path = _model_file(settings, base)
     settings = {**settings, key: str(model_path)}
     with step(f'converting {model_path.name} ({settings.get("Backend", "Vivado")} backend)'):
-        hls_model = hls4ml.converters.convert_from_config(settings)
+        hls_model = hls4ml.converters.convert_from_config(settings, allow_pickle=allow_pickle)
     hls_model.config['KerasModel' if key == 'KerasH5' else key] = str(model_path)
     return hls_model
 
@@ -132,7 +134,7 @@ def command_config(args: argparse.Namespace) -> None:
 
             key = 'KerasModel'
             hls_config = hls4ml.utils.config_from_keras_model(
-                keras.models.load_model(model_path), args.granularity, default_precision=args.precision,
+                keras.models.load_model(model_path, safe_mode=True), args.granularity, default_precision=args.precision,
                 default_reuse_factor=args.reuse_factor,
             )  # fmt: skip
         elif suffix == '.onnx':
@@ -158,17 +160,11 @@ def command_config(args: argparse.Namespace) -> None:
 
 
 def _torch_config(model_path: Path, args: argparse.Namespace) -> dict[str, Any]:
-    import torch
-
     import hls4ml
 
     if not args.input_shape:
         raise CommandError('a PyTorch model needs --input-shape (one sample, without the batch axis), e.g. 16')
-    model = torch.load(model_path, weights_only=False)
-    if not isinstance(model, torch.nn.Module):
-        raise CommandError(
-            f'{str(model_path)!r} holds a {type(model).__name__}; save the module: torch.save(model, path)'
-        )
+    model = hls4ml.converters.load_torch_module(model_path, args.allow_pickle)
     return hls4ml.utils.config_from_pytorch_model(
         model, tuple(args.input_shape), args.granularity, default_precision=args.precision,
         default_reuse_factor=args.reuse_factor,
@@ -189,13 +185,13 @@ def _project_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def command_convert(args: argparse.Namespace) -> None:
-    hls_model = load_model(args.config)
+    hls_model = load_model(args.config, args.allow_pickle)
     with step(f'writing the project to {hls_model.output_dir}'):
         hls_model.write()
 
 
 def command_compile(args: argparse.Namespace) -> None:
-    hls_model = load_model(args.config)
+    hls_model = load_model(args.config, args.allow_pickle)
     with step('writing the project and compiling the C simulation (g++)'):
         hls_model.compile()
     print(f'C-simulation library: {getattr(hls_model._simulation, "library_path", "?")}')
@@ -204,8 +200,9 @@ def command_compile(args: argparse.Namespace) -> None:
 def command_predict(args: argparse.Namespace) -> None:
     import numpy as np
 
-    inputs = [_load_array(path) for path in args.input]
-    hls_model = load_model(args.config)
+    arrays = load_inputs(args.input)
+    hls_model = load_model(args.config, args.allow_pickle)
+    inputs = order_inputs(arrays, input_layer_names(hls_model))
     with step('compiling the C simulation'):
         hls_model.compile()
     with step(f'predicting {len(inputs[0])} samples'):
@@ -219,6 +216,41 @@ def command_predict(args: argparse.Namespace) -> None:
     if args.trace:
         np.savez(args.trace, **traces)
         progress(f'per-layer outputs ({len(traces)} layers) written to {args.trace}')
+
+
+def load_inputs(paths: list[str]) -> list[Any] | dict[str, Any]:
+    """The arrays of the -i files: one .npy per input (a list), or ONE .npz holding every input (a
+    dict by the names in the file: the model's input names, or arr_0, arr_1, ... as np.savez writes)."""
+    import numpy as np
+
+    if not any(path.lower().endswith('.npz') for path in paths):
+        return [_load_array(path) for path in paths]
+    if len(paths) > 1:
+        raise CommandError(f'an .npz holds every input: give it as the only -i, not with {len(paths) - 1} more')
+    try:
+        with np.load(_existing(paths[0], 'input'), allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    except (ValueError, OSError) as error:
+        raise CommandError(f'{paths[0]!r} is not an .npz of numeric arrays: {error}') from error
+
+
+def input_layer_names(hls_model: Any) -> list[str]:
+    """The model's inputs in order, by the name of their Input layer."""
+    return [hls_model.graph.tensors[name].producer for name in hls_model.graph.inputs]
+
+
+def order_inputs(arrays: list[Any] | dict[str, Any], names: list[str]) -> list[Any]:
+    """The input arrays in the model's input order: a list as given, an .npz's by name or by position."""
+    if isinstance(arrays, list):
+        return arrays
+    positional = [f'arr_{index}' for index in range(len(names))]
+    for keys in (names, positional):
+        if sorted(arrays) == sorted(keys):
+            return [arrays[key] for key in keys]
+    raise CommandError(
+        f'the .npz holds {", ".join(sorted(arrays)) or "no arrays"}; the model has {len(names)} input(s): '
+        f'name the arrays {", ".join(names)} (its Input layers) or {", ".join(positional)} (np.savez order)'
+    )
 
 
 def _load_array(path: str) -> Any:
@@ -252,7 +284,7 @@ def command_build(args: argparse.Namespace) -> None:
         flags = ', '.join('--' + name.replace('_', '-') for name in refused)
         options = ' '.join('--' + name.replace('_', '-') for name in allowed)
         raise CommandError(f'the {backend} build has no {flags}; its options: {options}')
-    hls_model = load_model(args.config)
+    hls_model = load_model(args.config, args.allow_pickle)
     steps = ', '.join(f'{name}={value}' for name, value in chosen.items()) or 'default steps'
     with step(f'building with the {hls_model.backend.name} vendor tool ({steps})'):
         result = hls_model.build(**chosen)
@@ -292,7 +324,7 @@ def command_report(args: argparse.Namespace) -> None:
 
 
 def command_estimate(args: argparse.Namespace) -> None:
-    hls_model = load_model(args.config)
+    hls_model = load_model(args.config, args.allow_pickle)
     if not hasattr(hls_model, 'estimate'):
         raise CommandError('the analytic estimator (ModelGraph.estimate, hls4ml.estimate) is not in this installation')
     with step('estimating latency and resources'):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -159,39 +160,83 @@ WRITER_KEYS = (
     ('WriteWeightsTxt', 'write_weights_txt'),
     ('WriteTar', 'write_tar'),
     ('TBOutputStream', 'tb_output_stream'),
+    ('WriteEmulationConstants', 'write_emulation_constants'),  # Vitis
+)
+NAME_KEYS = (
+    ('OutputDir', 'output_dir'),
+    ('ProjectName', 'project_name'),
+    ('Backend', 'backend'),
+    ('Version', 'version'),
+    ('InputData', 'input_data_tb'),
+    ('OutputPredictions', 'output_data_tb'),
+    ('HLSConfig', 'hls_config'),
+)
+# Top-level keys hls4ml 1.x reads or writes that change nothing here: a warning names them.
+IGNORED_KEYS = ('ProjectDir', 'MaximumSize', 'Stamp', 'InputShapes', 'OutputShapes', 'AcceleratorConfig')
+KNOWN_KEYS = (
+    *(key for key, _ in NAME_KEYS),
+    *(key for key, _ in BACKEND_KEYS),
+    'WriterConfig',
+    'KerasModel',
+    'KerasH5',
+    *FRAMEWORK_KEYS,
 )
 
 
-def convert_from_config(config: str | Path | dict[str, Any]) -> ModelGraph:
+def check_top_level_keys(settings: dict[str, Any]) -> None:
+    """An unknown top-level key is an error naming the known ones (a typo such as `ClockPeriode` would
+    otherwise be dropped); the keys hls4ml 1.x has that change nothing here are warned about."""
+    if 'KerasJson' in settings:
+        raise ValueError(
+            'KerasJson (a Keras 2 JSON architecture with KerasH5 weights) is not supported: save the model as '
+            'one .keras file and name it with KerasModel'
+        )
+    unknown = [key for key in settings if key not in KNOWN_KEYS and key not in IGNORED_KEYS]
+    if unknown:
+        raise ValueError(
+            f'config: unknown top-level key(s) {", ".join(map(repr, unknown))}; the keys are {", ".join(KNOWN_KEYS)}'
+        )
+    ignored = [key for key in settings if key in IGNORED_KEYS]
+    if ignored:
+        warnings.warn(f'config: ignoring the hls4ml 1.x key(s) {", ".join(ignored)}', UserWarning, stacklevel=3)
+    writer = settings.get('WriterConfig') or {}
+    if not isinstance(writer, dict):
+        raise ValueError(f'config: WriterConfig must be a mapping of {", ".join(k for k, _ in WRITER_KEYS)}')
+    unknown = [key for key in writer if key not in dict(WRITER_KEYS)]
+    if unknown:
+        raise ValueError(
+            f'config: unknown WriterConfig key(s) {", ".join(map(repr, unknown))}; '
+            f'the keys are {", ".join(key for key, _ in WRITER_KEYS)}'
+        )
+
+
+def _config_keywords(settings: dict[str, Any]) -> dict[str, Any]:
+    """The convert_from_* keywords of a checked config: names, backend settings, WriterConfig."""
+    keywords = {'output_dir': 'my-hls-test', 'project_name': 'myproject', 'backend': 'Vivado'}
+    keywords.update({keyword: settings[key] for key, keyword in NAME_KEYS + BACKEND_KEYS if key in settings})
+    writer = settings.get('WriterConfig') or {}
+    keywords.update({keyword: writer[key] for key, keyword in WRITER_KEYS if key in writer})
+    return keywords
+
+
+def convert_from_config(config: str | Path | dict[str, Any], allow_pickle: bool = False) -> ModelGraph:
     """Convert from a YAML file or dict: `KerasModel` (a model or a `.keras`/`.h5` path), `OnnxModel`
     (a model or an `.onnx` path) or `PytorchModel` (a module or a `torch.save` path, with `InputShape`), OutputDir,
     ProjectName, Backend, the backend's keys (Part, ClockPeriod, IOType, ...; Technology, ASICLibs and FIFO for
-    Catapult), WriterConfig, HLSConfig, InputData, OutputPredictions."""
+    Catapult), WriterConfig, HLSConfig, InputData, OutputPredictions. An unknown key is an error.
+
+    A `PytorchModel` path is a pickle, and unpickling runs code from the file: it is loaded only with
+    `allow_pickle=True`, which only the caller can give (no config key does; SECURITY.md)."""
     settings = parse_yaml_config(config) if isinstance(config, (str, Path)) else dict(config)
-    keywords = {
-        'output_dir': settings.get('OutputDir', 'my-hls-test'),
-        'project_name': settings.get('ProjectName', 'myproject'),
-        'backend': settings.get('Backend', 'Vivado'),
-        'input_data_tb': settings.get('InputData'),
-        'output_data_tb': settings.get('OutputPredictions'),
-        'hls_config': settings.get('HLSConfig'),
-    }
-    for key, keyword in BACKEND_KEYS:
-        if key in settings:
-            keywords[keyword] = settings[key]
-    writer = settings.get('WriterConfig') or {}
-    for key, keyword in WRITER_KEYS:
-        if key in writer:
-            keywords[keyword] = writer[key]
+    check_top_level_keys(settings)
+    keywords = _config_keywords(settings)
     if settings.get('OnnxModel') is not None:
         return convert_from_onnx_model(settings['OnnxModel'], **keywords)
     if settings.get('PytorchModel') is not None:
         model = settings['PytorchModel']
         if isinstance(model, (str, Path)):
-            import torch
-
-            model = torch.load(model, weights_only=False)
-        hls = dict(keywords['hls_config'] or {})
+            model = load_torch_module(model, allow_pickle)
+        hls = dict(keywords.get('hls_config') or {})
         if 'InputShape' in settings:
             hls['InputShape'] = settings['InputShape']
         keywords['hls_config'] = hls
@@ -202,8 +247,35 @@ def convert_from_config(config: str | Path | dict[str, Any]) -> ModelGraph:
     if isinstance(model, (str, Path)):
         import keras
 
-        model = keras.models.load_model(model)
+        model = keras.models.load_model(model, safe_mode=True)  # safe_mode: no Lambda bytecode is run
     return convert_from_keras_model(model, **keywords)
+
+
+def load_torch_module(path: str | Path, allow_pickle: bool = False) -> Any:
+    """The `torch.nn.Module` saved whole in `path` (`torch.save(model, path)`). Such a file is a pickle:
+    loading it runs code from the file, so it is refused unless `allow_pickle` (SECURITY.md). torch's
+    safe loader (`weights_only=True`) is tried first, for the files it can read."""
+    import pickle
+
+    import torch
+
+    try:
+        model = torch.load(path, weights_only=True)
+    except pickle.UnpicklingError as error:
+        if not allow_pickle:
+            raise ValueError(
+                f'{str(path)!r} is a pickled PyTorch model: loading it runs code from the file, so it is not '
+                'loaded by default. Only if you trust the file (you made it, or you would run it as a '
+                'script), opt in: convert_from_config(config, allow_pickle=True), or `hls4ml ... '
+                "--allow-pickle` (torch's weights_only loader could not read it)"
+            ) from error
+        model = torch.load(path, weights_only=False)
+    if not isinstance(model, torch.nn.Module):
+        raise ValueError(
+            f'{str(path)!r} holds an object of type {type(model).__name__}, not a torch.nn.Module: save the whole '
+            'module, torch.save(model, path) (a state_dict has no architecture to convert)'
+        )
+    return model
 
 
 def parse_pytorch_model(model: Any, input_shape: Any, channels_last_conversion: str = 'full') -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from hls4ml.backends import get_backend
+from hls4ml.backends import get_backend, script_values
 from hls4ml.model.ir import Graph
 from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS
 from hls4ml.model.types import parse_precision
@@ -21,11 +21,12 @@ def create_config(
     version: str = '1.0.0',
     **kwargs: Any,
 ) -> dict[str, Any]:
-    """The top-level project dictionary: names, then the backend's own settings (part, clock, IO type)."""
+    """The top-level project dictionary: names, then the backend's own settings (part, clock, IO type).
+    Every value that reaches a build script or the file system is checked here (backends/script_values.py)."""
     chosen = get_backend(backend)
     config: dict[str, Any] = {
-        'OutputDir': str(output_dir),
-        'ProjectName': str(project_name),
+        'OutputDir': script_values.check_output_dir(output_dir),
+        'ProjectName': script_values.check_project_name(project_name),
         'Backend': chosen.name,
         'Version': version,
     }

@@ -98,7 +98,7 @@ def _plain(shape: Any) -> Any:
 
 def check_project_names(model: Any) -> Path:
     name = model.project_name
-    if not IDENTIFIER.match(name) or name in CPP_KEYWORDS or name in RESERVED_NAMESPACES:
+    if not IDENTIFIER.fullmatch(name) or name in CPP_KEYWORDS or name in RESERVED_NAMESPACES:
         raise ValueError(
             f'project_name {name!r} must be a C++ identifier that is neither a keyword nor one of '
             f'the namespaces {", ".join(RESERVED_NAMESPACES)} '

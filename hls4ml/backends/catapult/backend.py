@@ -3,22 +3,21 @@ Catapult Tcl build for an FPGA part or an ASIC library, and an SCVerify testbenc
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from hls4ml.backends import script_values
 from hls4ml.backends.base import Backend
 
 TECHNOLOGIES = ('fpga', 'asic')
-TCL_WORD = re.compile(r'^[A-Za-z0-9_.+-]+$')  # a part or library name: one word that Tcl does not expand
 
 
 def asic_libraries(asiclibs: str | list[str] | tuple[str, ...]) -> str:
     """The ASIC libraries as hls4ml stores them: one string, the names separated by spaces."""
     names = asiclibs.split() if isinstance(asiclibs, str) else list(asiclibs)
-    if not names or not all(isinstance(name, str) and TCL_WORD.match(name) for name in names):
+    if not names:
         raise ValueError(f'asiclibs must name one or more Catapult libraries (e.g. "nangate-45nm"), got {asiclibs!r}')
-    return ' '.join(names)
+    return ' '.join(script_values.check_library(name) for name in names)
 
 
 @dataclass(frozen=True)
@@ -53,9 +52,7 @@ class CatapultBackend(Backend):
             raise ValueError(f'fifo must be None or a FIFO depth (a non-negative integer), got {fifo!r}')
         config: dict[str, Any] = {'Technology': tech}
         if tech == 'fpga':
-            config['Part'] = part or self.default_part
-            if not isinstance(config['Part'], str) or not TCL_WORD.match(config['Part']):
-                raise ValueError(f'part must be a Xilinx part name such as {self.default_part!r}, got {part!r}')
+            config['Part'] = self.chosen_part(part)
         elif part is not None:
             raise ValueError("part applies to tech='fpga'; an ASIC build takes its libraries from asiclibs")
         else:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hls4ml.backends.common.lowering import LOWERINGS, LoweringContext
+from hls4ml.backends.common.quoting import cmake_argument, tcl_word, tcl_words
 from hls4ml.backends.common.records import ConstArray, LayerImpl
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.types import FixedPrecisionType
@@ -78,6 +79,17 @@ class ProjectContext:
     layers: list[LayerImpl] = field(default_factory=list)
     traces: list[Port] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
+
+    # How the build-script templates print a value: one literal Tcl word / CMake argument, quoted and
+    # escaped when it holds anything but letters, digits and _ . + - / : % , (backends/common/quoting.py).
+    tcl = staticmethod(tcl_word)
+    tcl_list = staticmethod(tcl_words)
+    cmake = staticmethod(cmake_argument)
+
+    @property
+    def asic_libraries(self) -> list[str]:
+        """Catapult tech='asic': the library names (stored space-separated, as hls4ml does)."""
+        return str(self.settings.get('ASICLibs') or '').split()
 
     @property
     def stream_capacities(self) -> list[tuple[str, int]]:

@@ -41,6 +41,7 @@ class OneAPIBackend(Backend):
     family: str = 'ac'
     template_dir: str = 'oneapi'
     default_part: str = 'Agilex7'
+    part_kind: str = 'intel'
     source_dir: str = 'src'
 
     def create_initial_config(
@@ -56,7 +57,7 @@ class OneAPIBackend(Backend):
         self.check_io_type(io_type)
         self.check_clock_period(clock_period)
         config = {
-            'Part': part or self.default_part,
+            'Part': self.chosen_part(part),
             'ClockPeriod': clock_period,
             'HyperoptHandshake': bool(hyperopt_handshake),
             'IOType': io_type,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hls4ml.backends import script_values
 from hls4ml.backends.base import IO_TYPES, Backend
 
 SUPPORTED_IO_TYPES = IO_TYPES
@@ -33,11 +34,13 @@ class VitisBackend(Backend):
         """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""
         self.check_io_type(io_type)
         self.check_clock_period(clock_period)
+        uncertainty = self.clock_uncertainty if clock_uncertainty is None else clock_uncertainty
+        script_values.check_clock_uncertainty(uncertainty)
         writer = self.writer_config(namespace, write_weights_txt, write_tar, tb_output_stream)
         config = {
-            'Part': part or self.default_part,
+            'Part': self.chosen_part(part),
             'ClockPeriod': clock_period,
-            'ClockUncertainty': clock_uncertainty or self.clock_uncertainty,
+            'ClockUncertainty': uncertainty,
             'IOType': io_type,
             'HLSConfig': {},
             'WriterConfig': writer,

@@ -113,10 +113,10 @@ def test_asic_config_names_libraries_instead_of_a_part() -> None:
     [
         ({'tech': 'cpu'}, "tech must be 'fpga' or 'asic'"),
         ({'tech': 'asic', 'part': 'xcvu9p-flga2104-2-e'}, 'part applies to'),
-        ({'tech': 'asic', 'asiclibs': 'lib [exec rm]'}, 'asiclibs must name'),
-        ({'part': 'xc7 z020'}, 'part must be a Xilinx part name'),
+        ({'tech': 'asic', 'asiclibs': 'lib [exec rm]'}, r'asiclibs \(config key ASICLibs\) must name'),
+        ({'part': 'xc7 z020'}, r'part \(config key Part\) must be a Xilinx part name'),
         ({'fifo': -1}, 'fifo must be None or a FIFO depth'),
-        ({'clock_period': 0}, 'clock_period must be a positive number'),
+        ({'clock_period': 0}, r'clock_period \(config key ClockPeriod\) must be a positive number'),
         ({'io_type': 'io_serial'}, 'io_type must be'),
         ({'tb_output_stream': 'screen'}, 'tb_output_stream must be'),
     ],

@@ -243,7 +243,7 @@ def test_device_and_handshake_options(tmp_path, stub_icpx) -> None:
     build = configure(write(tmp_path, part='Stratix10', hyperopt_handshake=True), '-DFPGA_DEVICE=Agilex5')
     assert '-Xstarget=Agilex5' in link_line(build, 'fpga')
     assert '-Xsoptimize=latency' not in link_line(build, 'fpga')
-    assert 'set(FPGA_DEVICE "Stratix10" CACHE STRING' in (build.parent / 'CMakeLists.txt').read_text()
+    assert 'set(FPGA_DEVICE Stratix10 CACHE STRING' in (build.parent / 'CMakeLists.txt').read_text()
 
 
 def test_lib_builds_the_bridge_as_a_shared_library(tmp_path, stub_icpx) -> None:

@@ -191,7 +191,6 @@ def test_create_config_keyword_arguments() -> None:
         part='xc7z020clg400-1',
         clock_period=10,
         clock_uncertainty='10%',
-        namespace='my_ns',
         write_weights_txt=False,
         write_tar=True,
         tb_output_stream='stdout',
@@ -200,7 +199,7 @@ def test_create_config_keyword_arguments() -> None:
     assert (
         config['WriterConfig'].items()
         >= {
-            'Namespace': 'my_ns',
+            'Namespace': None,
             'WriteWeightsTxt': False,
             'WriteTar': True,
             'TBOutputStream': 'stdout',
@@ -223,7 +222,7 @@ def test_unknown_keyword_arguments_warn_naming_them() -> None:
 def test_known_keyword_arguments_do_not_warn() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter('error')
-        create_config('out', 'proj', 'Vivado', part='xc7a35t', io_type='io_parallel')
+        create_config('out', 'proj', 'Vivado', part='xc7z020clg400-1', io_type='io_parallel')
 
 
 def test_io_stream_is_accepted() -> None:
