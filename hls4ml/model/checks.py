@@ -18,7 +18,7 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.passes.validate_reuse_factor import CONVOLUTIONS, valid_reuse_factors
 
 UNROLL_LIMIT = 4096  # multiplications Vivado/Vitis HLS unrolls in one loop nest before it gives up
-ESTIMATE_FROM = 1024  # products above which a layer's resources are estimated against the device
+ESTIMATE_FROM = 1024  # products above which a layer's resources are compared with the device
 
 
 def check_model(model: Any) -> None:
@@ -78,7 +78,7 @@ def _device_message(model: Any, layer: Layer, products: int, rows: int, cols: in
     """The estimator's share of the configured part that `layer` needs; [] when it fits or is unknown."""
     from hls4ml.estimate.oversize import layer_utilisation
 
-    estimated = layer_utilisation(model, layer)
+    estimated = layer_utilisation(model, layer, products)
     if estimated is None:
         return []
     shares, part = estimated
