@@ -27,9 +27,7 @@ def layer_utilisation(model: Any, layer: Layer, products: int) -> tuple[dict[str
     context = RuleContext(model.graph, target.family, float(model.config.get('ClockPeriod', 5)), False)
     row, _ = layer_row(layer, context, target)
     shares = {
-        name: value.low / known.resources[name]
-        for name, value in row.resources.items()
-        if known.resources.get(name)
+        name: value.low / known.resources[name] for name, value in row.resources.items() if known.resources.get(name)
     }
     return shares, part
 

@@ -60,6 +60,8 @@ BAD_CONFIGS = [
     ({'LayerName': {'fc': {'Precision': {'weight': 16}}}}, f"{FC}['Precision']['weight']: invalid precision 16"),
     ({'LayerName': {'fc': {'Precision': {'table': 'fixed<8,3>'}}}}, f"{FC}['Precision'] (Dense): unknown key"),
     ({'LayerType': {'Dense': {'Precision': 16}}}, "hls_config['LayerType']['Dense']['Precision'] must be a string"),
+    ({'LayerName': {'fc': {'weight_t': 16}}}, f"{FC}['weight_t']: invalid precision 16"),
+    ({'LayerName': {'act': {'Precision': {'table': 16}}}}, "['act']['Precision']['table']: invalid precision 16"),
     ({'LayerName': {'fc': {'Trace': 'maybe'}}}, f"{FC}['Trace'] must be True or False"),
     ({'LayerName': {'fc': {'ReuseFactor': 0}}}, f"{FC}['ReuseFactor'] must be a positive integer"),
     ({'LayerName': {'fc': {'TableSize': 1024}}}, f"{FC} (Dense): unknown key 'TableSize'"),
