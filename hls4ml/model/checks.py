@@ -3,6 +3,7 @@
 
 * the project name must not be one of the names the generated C++ and its headers always define
   (`converters/names.py`; the names that depend on the model are checked when the project is lowered);
+* in the ac family, a table activation cannot write its fixed-point table into an integer result;
 * an io_parallel Latency layer that unrolls more multiplications than Vivado/Vitis HLS unrolls (4096 per
   loop nest), or whose estimated resources exceed the configured device, gets a UserWarning naming the
   layer, the count and what to do: synthesis would take hours and fail, C-simulation works regardless.
@@ -15,22 +16,44 @@ import warnings
 from typing import Any
 
 from hls4ml.model.ir import Layer
+from hls4ml.model.layers import TABLE_ACTIVATIONS
 from hls4ml.model.passes.validate_reuse_factor import CONVOLUTIONS, valid_reuse_factors
+from hls4ml.model.types import IntegerPrecisionType
 
 UNROLL_LIMIT = 4096  # multiplications Vivado/Vitis HLS unrolls in one loop nest before it gives up
 ESTIMATE_FROM = 1024  # products above which a layer's resources are compared with the device
 
 
 def check_model(model: Any) -> None:
-    """Refuse a reserved project name; warn on each oversize Latency layer."""
+    """Refuse a reserved project name and integer results of fixed-point tables in the ac family;
+    warn on each oversize Latency layer."""
     from hls4ml.converters.names import reserved_project_name  # converters import the model: not at the top
 
-    problem = reserved_project_name(str(model.project_name))
-    if problem:
-        raise ValueError(problem)
+    problems = [reserved_project_name(str(model.project_name)), *table_into_integer(model)]
+    if any(problems):
+        raise ValueError('; '.join(problem for problem in problems if problem))
     for message in oversize_layers(model):
         model.context.warnings.append(message)
         warnings.warn(message, UserWarning, stacklevel=4)
+
+
+def table_into_integer(model: Any) -> list[str]:
+    """ac_int cannot be assigned an ac_fixed (g++ stops at a static_assert): a table activation whose
+    result is an integer type writes its fixed-point table values into it. `ModelGraph._check_backend_gaps`
+    refuses the other integer results of fixed-point operands; the table is an operand only of the
+    activations that read one (ReLU's unused table type must not refuse it)."""
+    if model.backend.family != 'ac':
+        return []
+    return [
+        f'{layer.describe()}: the result type {layer.types["result"]} is an integer type, which the values of its '
+        f'{layer.attributes["activation"]} table ({layer.types["table"]}) cannot be written into with the '
+        f"{model.backend.name} backend; use 'fixed<{layer.types['result'].width},{layer.types['result'].width}>' "
+        '(the same values, floored as ac_int does)'
+        for layer in model.graph.layers.values()
+        if layer.attributes.get('activation') in TABLE_ACTIVATIONS
+        and isinstance(layer.types.get('result'), IntegerPrecisionType)
+        and not isinstance(layer.types.get('table'), IntegerPrecisionType)
+    ]
 
 
 def oversize_layers(model: Any) -> list[str]:
@@ -65,7 +88,7 @@ def unrolled_matrix(layer: Layer) -> tuple[int, int, int] | None:
 
 
 def _unroll_message(layer: Layer, products: int, rows: int, cols: int) -> str:
-    reuse = _resource_reuse(rows, cols, math.ceil(rows * cols / UNROLL_LIMIT))
+    reuse = _resource_reuse(rows, cols, math.ceil(products / UNROLL_LIMIT))  # each parallel pixel has its block
     return (
         f'{layer.describe()}: the Latency strategy unrolls {products} multiplications at once in this layer, '
         f'beyond the {UNROLL_LIMIT} that Vivado/Vitis HLS unrolls: synthesis will fail or run for hours '

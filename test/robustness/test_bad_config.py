@@ -90,6 +90,20 @@ def test_a_bad_config_is_refused_naming_its_key(keras_model, hls_config, fragmen
     refused(convert, fragment)
 
 
+def test_an_integer_result_of_a_table_activation_is_refused_in_the_ac_family(keras_model, tmp_path) -> None:
+    """Found by fuzzing: ap_int results everywhere on Catapult; the sigmoid's fixed-point table cannot be
+    written into an ac_int (g++ stopped at a static_assert)."""
+
+    def convert(backend: str):
+        config = {'Model': {'Precision': 'ap_int<4>'}}
+        return hls4ml.converters.convert_from_keras_model(
+            keras_model, hls_config=config, output_dir=str(tmp_path / backend), backend=backend
+        )
+
+    refused(lambda: convert('Catapult'), "layer 'act' (Activation", 'sigmoid table', "use 'fixed<4,4>'")
+    assert convert('Vitis').graph.layers['act'].types['result'].width == 4  # ap_int takes an ap_fixed
+
+
 @pytest.mark.parametrize(
     'section, fragment',
     [

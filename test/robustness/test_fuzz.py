@@ -47,6 +47,7 @@ def fuzz(examples: int) -> settings:
 COMPILE_BUDGET = 6  # distinct converted models compiled by the config property (each a g++ run)
 LAYER_NAMES = ('fc1', 'fc2', 'act')
 CLEAR = (ValueError, TypeError, KeyError)
+IO_TYPES = ('io_parallel', 'io_stream')
 SAMPLES = np.random.default_rng(0).uniform(-4, 4, (16, 4))
 
 # ---- strategies: values ---------------------------------------------------------------------------------------
@@ -157,14 +158,16 @@ def assert_clear(error: Exception, config: dict) -> None:
 
 
 @fuzz(100)
-@given(config=hls_configs)
-def test_a_random_config_converts_correctly_or_is_refused_clearly(keras_model, config, tmp_path_factory) -> None:
+@given(config=hls_configs, backend=st.sampled_from(['Vitis', 'Catapult']), io_type=st.sampled_from(IO_TYPES))
+def test_a_random_config_converts_correctly_or_is_refused_clearly(
+    keras_model, config, backend, io_type, tmp_path_factory
+) -> None:
     output_dir = tmp_path_factory.mktemp('fuzz')
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # reuse factors snapped to valid ones: reported, not errors
             hls_model = hls4ml.converters.convert_from_keras_model(
-                keras_model, hls_config=config, output_dir=str(output_dir), backend='Vitis'
+                keras_model, hls_config=config, output_dir=str(output_dir), backend=backend, io_type=io_type
             )
     except Exception as error:  # noqa: BLE001 - the property is about which exceptions
         event(f'refused: {type(error).__name__}')

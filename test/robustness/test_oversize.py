@@ -60,6 +60,7 @@ def test_a_convolution_counts_its_window_times_filters_times_parallel_pixels(tmp
     config = {'Model': {'Precision': 'fixed<16,6>'}, 'LayerName': {'conv': {'ParallelizationFactor': 2}}}
     (message,) = oversize_warnings(lambda: convert(model, tmp_path, hls_config=config))
     assert "layer 'conv' (Conv2D" in message and 'unrolls 4608 multiplications' in message
+    assert 'ReuseFactor 2 or more' in message  # 2 parallel pixels of 2304 products each: 2 steps fit
 
 
 def test_a_pytorch_layer_warns_too(tmp_path) -> None:
