@@ -48,7 +48,7 @@ def table_into_integer(model: Any) -> list[str]:
         f'{layer.describe()}: the result type {layer.types["result"]} is an integer type, which the values of its '
         f'{layer.attributes["activation"]} table ({layer.types["table"]}) cannot be written into with the '
         f"{model.backend.name} backend; use 'fixed<{layer.types['result'].width},{layer.types['result'].width}>' "
-        '(the same values, floored as ac_int does)'
+        f"(the same values, floored as ac_int does) in hls_config['LayerName'][{layer.name!r}]['Precision']['result']"
         for layer in model.graph.layers.values()
         if layer.attributes.get('activation') in TABLE_ACTIVATIONS
         and isinstance(layer.types.get('result'), IntegerPrecisionType)

@@ -2,7 +2,7 @@
 
 (a) Random HLSConfig dictionaries (the real keys and values, typos, wrong types, nested garbage, huge
     numbers, NaN, booleans, None) applied to a tiny Keras model: conversion raises a clear exception (a
-    ValueError, TypeError or KeyError whose message names one of the config's keys, or hls_config), or
+    ValueError, TypeError or KeyError whose message names one of the config's keys or a layer), or
     gives a model that the reference interpreter runs; a sample of those is compiled, and predict()
     equals the interpreter bit for bit.
 (b) Random predict() inputs (shapes, dtypes including bool, complex, object, strings and dates, lists,
@@ -151,10 +151,11 @@ def config_keys(config: Any) -> set[str]:
 
 
 def assert_clear(error: Exception, config: dict) -> None:
+    """A clear refusal: one of the expected classes, naming a key of the config or a layer of the model."""
     assert isinstance(error, CLEAR), f'{type(error).__name__}: {error}'
     message = str(error)
-    named = {key for key in config_keys(config) | {'hls_config'} if key and key in message}
-    assert named, f'the message names no key of {config!r}: {message}'
+    named = {key for key in config_keys(config) | {'hls_config', *LAYER_NAMES} if key and key in message}
+    assert named, f'the message names no key of {config!r} and no layer: {message}'
 
 
 @fuzz(100)
