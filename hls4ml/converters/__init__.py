@@ -11,6 +11,7 @@ import yaml
 
 from hls4ml.converters.resom import convert_from_resom  # noqa: F401
 from hls4ml.converters.som import config_from_minisom, convert_from_minisom  # noqa: F401
+from hls4ml.model.config import HLSConfig, check_sections
 from hls4ml.model.graph import ModelGraph
 from hls4ml.utils.config import create_config
 
@@ -20,7 +21,9 @@ FRAMEWORK_KEYS = ('InputShape', 'PytorchModel', 'OnnxModel')  # what config_from
 
 def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
     """The HLSConfig part with the Model defaults filled in (only filled: given values stay), without
-    the keys `config_from_<framework>_model` adds for the converter (the model itself is never copied)."""
+    the keys `config_from_<framework>_model` adds for the converter (the model itself is never copied).
+    Every value is checked here, before a frontend reads the layout options."""
+    check_sections(hls_config)
     hls_config = {key: value for key, value in (hls_config or {}).items() if key not in FRAMEWORK_KEYS}
     hls_config = copy.deepcopy(hls_config)
     unknown = sorted(set(hls_config) - set(HLS_CONFIG_KEYS) - {'Flows', 'Optimizers', 'SkipOptimizers'})
@@ -30,9 +33,10 @@ def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
         if hls_config.get(key):
             raise ValueError(f'hls_config[{key!r}] is not supported: the conversion flow is fixed in this version')
         hls_config.pop(key, None)
-    model = hls_config.setdefault('Model', {})
+    model = hls_config['Model'] = hls_config.get('Model') or {}
     model.setdefault('Precision', 'fixed<16,6>')
     model.setdefault('ReuseFactor', 1)
+    HLSConfig(hls_config)
     return hls_config
 
 

@@ -46,3 +46,45 @@ def sanitize(raw_name: str) -> str:
     if name in CPP_KEYWORDS or name.startswith('__'):
         name = f'layer_{name}'
     return name[:MAX_LENGTH].rstrip('_') or 'layer'
+
+
+# The project name is the one user-chosen identifier in the generated C++ (layer and tensor names only
+# appear in comments: every generated identifier is index-based, docs/design.md). These are the names the
+# generated code and the headers it includes define at global scope whatever the model, compared without
+# case because header guards and macros are the upper-cased names: namespaces and macro prefixes (nnet,
+# hls, hls4ml, ap_/ac_ of both fixed-point families, std, sycl, Catapult's ccs/mc), the project's own
+# headers (defines, parameters), the typedef suffix _t (reserved by POSIX too: size_t, uint8_t), names
+# C++ reserves for the implementation (a double underscore, _ and a capital), the C library's macros
+# that look like names (stdout, errno, assert, ...), and the testbench's functions.
+RESERVED_PROJECT_NAMES = re.compile(
+    r'(nnet|hls|ap|ac|std|sycl|ccs|mc|defines|parameters|n_input|n_output)(_\w*)?|hls4ml\w*|\w*_t'
+    r'|\w*__\w*|_[A-Z]\w*|main|run|read_line|exception_handler|stdin|stdout|stderr|errno|assert|null|eof',
+    re.IGNORECASE,
+)
+PROJECT_DERIVED = ('{}', '{}_run', '{}_predict', '{}_trace', '{}_trace_buffers', '{}_kernel', '{}_pipe_properties')
+
+
+def reserved_project_name(name: str) -> str | None:
+    """Why `name` cannot be the project name (the top function) of any model, or None."""
+    if RESERVED_PROJECT_NAMES.fullmatch(name):
+        return (
+            f'project_name {name!r} would collide with a name the generated C++ or its headers define '
+            '(namespaces and macros nnet, hls, hls4ml, ap_, ac_, std; typedefs ending in _t; the testbench); '
+            'choose another name, e.g. myproject'
+        )
+    return None
+
+
+def project_name_clash(name: str, generated: set[str]) -> str | None:
+    """Why `name` cannot be the project name next to the identifiers `generated` for this model (config3,
+    w3, w3_values, W3_H_, layer3_out, ...), or None. The project name's own derived identifiers (the
+    bridge's entry points, its header guard) are compared too, all without case."""
+    derived = {pattern.format(name).lower() for pattern in PROJECT_DERIVED} | {f'{name}_h_'.lower()}
+    taken = sorted(derived & {identifier.lower() for identifier in generated})
+    if taken:
+        return (
+            f'project_name {name!r} collides with the generated identifier {taken[0]!r} (generated names are '
+            'index-based: config3, w3, b3, layer3_out, ...); choose a name that does not end in a number, e.g. '
+            f'{name}_top'
+        )
+    return None

@@ -31,6 +31,13 @@ MODEL_KEYS = {
     'TransposeOutputs',
 }
 TOP_KEYS = {'Model', 'LayerType', 'LayerName', 'InputShape', 'PytorchModel', 'OnnxModel'}
+SECTIONS = ('Model', 'LayerType', 'LayerName')
+PIPELINE_STYLES = ('auto', 'pipeline', 'dataflow')
+CHANNELS_LAST_MODES = ('full', 'internal', 'off')
+# what a Model-level Precision dict may name: the defaults and any layer kind's typed variable
+MODEL_PRECISION_KEYS = {'default', 'maximum'} | {
+    var for kind in LAYER_KINDS.values() for var in (*kind.type_defaults, *kind.ignored_precisions)
+}
 
 
 @dataclass
@@ -50,6 +57,7 @@ class LayerSettings:
 
 class HLSConfig:
     def __init__(self, hls_config: dict[str, Any] | None) -> None:
+        check_sections(hls_config)
         hls_config = dict(hls_config or {})
         _check_keys(hls_config, TOP_KEYS, 'hls_config')
         self.model = dict(hls_config.get('Model') or {})
@@ -60,15 +68,21 @@ class HLSConfig:
         self.maximum: FixedPrecisionType | None = self._maximum()
         self.reuse_factor = _reuse_factor(self.model.get('ReuseFactor', 1), "hls_config['Model']['ReuseFactor']")
         self.strategy = _strategy(self.model.get('Strategy', 'Latency'), "hls_config['Model']['Strategy']")
-        self.trace_output = bool(self.model.get('TraceOutput', False))
-        if self.model.get('BitExact'):
+        self.trace_output = _flag(self.model.get('TraceOutput', False), "hls_config['Model']['TraceOutput']")
+        if _flag(self.model.get('BitExact', False), "hls_config['Model']['BitExact']"):
             raise ValueError("hls_config['Model']['BitExact'] = True is not supported yet (it needs quantized models)")
+        _check_model_scalars(self.model)
 
     # ---- model level ----------------------------------------------------------------------------
     def _model_precision(self) -> dict[str, PrecisionType]:
         precision = self.model.get('Precision', 'fixed<16,6>')
         where = "hls_config['Model']['Precision']"
+        if not isinstance(precision, (str, dict)):
+            raise ValueError(
+                f'{where} must be a precision string such as "fixed<16,6>" or a dict of them, got {precision!r}'
+            )
         entries = {'default': precision} if isinstance(precision, str) else dict(precision)
+        _check_keys(entries, MODEL_PRECISION_KEYS, where)
         if 'default' not in entries:
             entries['default'] = 'fixed<16,6>'
         parsed = {var: parse_precision(text, f'{where}[{var!r}]') for var, text in entries.items()}
@@ -139,8 +153,10 @@ class HLSConfig:
         """The first entry of `table` under one of `keys`, checked, and where it is (for messages)."""
         for key in keys:
             if key in table:
-                entry = dict(table[key] or {})
                 where = f'hls_config[{level!r}][{key!r}]'
+                if not isinstance(table[key], (dict, type(None))):
+                    raise ValueError(f'{where} must be a dict of settings, got {table[key]!r}')
+                entry = dict(table[key] or {})
                 _check_layer_keys(entry, kind, where)
                 return entry, where
         return {}, ''
@@ -164,7 +180,7 @@ class HLSConfig:
         if 'Strategy' in entry:
             settings.strategy = _strategy(entry['Strategy'], f"{where}['Strategy']")
         if 'Trace' in entry:
-            settings.trace = bool(entry['Trace'])
+            settings.trace = _flag(entry['Trace'], f"{where}['Trace']")
         if 'TableSize' in entry:
             settings.table_size = _table_size(entry['TableSize'], f"{where}['TableSize']")
         if 'ParallelizationFactor' in entry:
@@ -172,7 +188,7 @@ class HLSConfig:
                 entry['ParallelizationFactor'], f"{where}['ParallelizationFactor']"
             )
         if 'Skip' in entry:
-            settings.skip = bool(entry['Skip'])
+            settings.skip = _flag(entry['Skip'], f"{where}['Skip']")
         if 'Implementation' in entry:
             settings.implementation = _choice(entry['Implementation'], implementations, f"{where}['Implementation']")
 
@@ -189,8 +205,48 @@ def _entry_precision(var: str, default: str, entry: dict[str, Any], where: str) 
     return None
 
 
+def check_sections(hls_config: Any) -> None:
+    """The HLSConfig dictionary and its Model / LayerType / LayerName sections must be dicts (or absent):
+    anything else is refused naming the key, before any value is read from them."""
+    if hls_config is None:
+        return
+    if not isinstance(hls_config, dict):
+        raise ValueError(f'hls_config must be a dict (Model, LayerType, LayerName), got {hls_config!r}')
+    for section in SECTIONS:
+        value = hls_config.get(section)
+        if value is not None and not isinstance(value, dict):
+            raise ValueError(f'hls_config[{section!r}] must be a dict, got {value!r}')
+
+
+def _check_model_scalars(model: dict[str, Any]) -> None:
+    """The Model keys read by later stages (lowering, frontends), checked here so conversion fails early."""
+    where = "hls_config['Model']"
+    if 'BramFactor' in model:
+        _reuse_factor(model['BramFactor'], f"{where}['BramFactor']")
+    if 'PipelineInterval' in model:
+        _reuse_factor(model['PipelineInterval'], f"{where}['PipelineInterval']")
+    for key, choices in (('PipelineStyle', PIPELINE_STYLES), ('ChannelsLastConversion', CHANNELS_LAST_MODES)):
+        if key in model:
+            _choice(_text(model[key], f'{where}[{key!r}]'), choices, f'{where}[{key!r}]')
+    if 'TransposeOutputs' in model:
+        _flag(model['TransposeOutputs'], f"{where}['TransposeOutputs']")
+
+
+def _flag(value: Any, where: str) -> bool:
+    """A yes/no setting: True or False (YAML's true/false); 1 and 0 are accepted as hls4ml 1.x did."""
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    raise ValueError(f'{where} must be True or False, got {value!r}')
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f'{where} must be a string, got {value!r}')
+    return value
+
+
 def _check_keys(entry: dict[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(entry) - allowed)
+    unknown = sorted((key for key in entry if key not in allowed), key=repr)
     if unknown:
         raise ValueError(f'{where}: unknown key {unknown[0]!r}; allowed keys are {", ".join(sorted(allowed))}')
 
@@ -213,9 +269,7 @@ def _reuse_factor(value: Any, where: str) -> int:
 
 
 def _strategy(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f'{where} must be a string, got {value!r}')
-    lowered = value.lower()
+    lowered = _text(value, where).lower()
     if lowered in ('resourceunrolled', 'resource_unrolled', 'distributed_arithmetic', 'da'):
         raise ValueError(f'{where}: strategy {value!r} is not supported yet; use Latency or Resource')
     return _choice(lowered, STRATEGIES, where)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.backends import get_backend
+from hls4ml.model.checks import check_model
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, Tensor, format_graph
@@ -48,6 +49,7 @@ class ModelGraph:
         self.context = PassContext(self.hls_config.default_precision, self.hls_config.maximum, config['IOType'])
         self.applied_passes = run_flow(graph, self.context)
         self._check_backend_gaps()
+        check_model(self)  # a reserved project name; oversize Latency layers (a warning)
         self._simulation: Any = None
         self._compile_lock = threading.RLock()
 

@@ -28,6 +28,28 @@ def verify(graph: Graph, resolved: bool = True) -> None:
             raise VerificationError(f"model input/output '{name}' is not a tensor of the graph")
     if not graph.outputs:
         raise VerificationError('the model has no outputs')
+    _check_computes(graph)
+
+
+def _check_computes(graph: Graph) -> None:
+    """A model output that is one of its inputs has nothing to compute (the firmware would be a wire):
+    refused here, at conversion, rather than when the project is written."""
+    passed_on = [name for name in graph.outputs if name in graph.inputs]
+    if passed_on:
+        raise VerificationError(
+            f"the model output '{passed_on[0]}' is its input unchanged: there is nothing to convert "
+            '(layers that only pass their input on, such as Dropout or a linear activation, are removed); '
+            'a model needs at least one layer that computes its output'
+        )
+
+
+def _check_shape(where: str, tensor: str, shape: tuple) -> None:
+    """Every axis has a size of at least 1: a zero-size (or unknown) axis would make the C++ divide by zero."""
+    if any(not isinstance(size, (int, np.integer)) or size < 1 for size in shape):
+        raise VerificationError(
+            f"{where}: tensor '{tensor}' has shape {shape}; every axis needs a fixed size of at least 1 "
+            '(give the model input a fixed, non-zero shape and check the sizes of the layers)'
+        )
 
 
 def _check_layer(graph: Graph, layer: Layer, seen: set[str], resolved: bool) -> None:
@@ -42,6 +64,8 @@ def _check_layer(graph: Graph, layer: Layer, seen: set[str], resolved: bool) -> 
     for tensor in layer.outputs:
         if graph.tensors.get(tensor) is None or graph.tensors[tensor].producer != layer.name:
             raise VerificationError(f"{where}: output '{tensor}' is not registered as produced by it")
+    for tensor in layer.outputs:
+        _check_shape(where, tensor, graph.tensors[tensor].shape)
     kind = LAYER_KINDS[layer.kind]
     shapes = [graph.tensors[name].shape for name in layer.inputs]
     try:

@@ -8,6 +8,7 @@ from typing import Any
 from hls4ml.backends.common.lowering import LOWERINGS, LoweringContext
 from hls4ml.backends.common.quoting import cmake_argument, tcl_word, tcl_words
 from hls4ml.backends.common.records import ConstArray, LayerImpl
+from hls4ml.converters.names import project_name_clash
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.types import FixedPrecisionType
 
@@ -120,6 +121,19 @@ class ProjectContext:
     def arrays(self) -> list[ConstArray]:
         return [array for layer in self.layers for array in layer.arrays]
 
+    @property
+    def global_identifiers(self) -> set[str]:
+        """Every identifier the templates derive from this model's index-based names at global scope
+        (typedefs, config structs and their oneAPI tasks, arrays with their value tables, load flags and
+        upper-cased guards, tensors and their oneAPI pipes), for `project_name_clash`."""
+        names = {name for name, _ in self.typedefs}
+        names |= {impl.struct for impl in self.layers} | {f'{impl.struct}_task' for impl in self.layers}
+        for array in self.arrays:
+            names |= {array.name, f'{array.name}_values', f'{array.name}_loaded', f'{array.name}_H_'}
+        for port in self.inputs + self.outputs + self.intermediates:
+            names |= {port.name, f'{port.name}_pipe', f'{port.name}_pipe_id', f'{port.name}_elements'}
+        return names
+
 
 def lower_project(model: Any) -> ProjectContext:
     graph, config = model.graph, model.config
@@ -163,6 +177,9 @@ def lower_project(model: Any) -> ProjectContext:
     ]
     project.traces = _traced(model, ports)
     project.pipeline_style, project.pipeline_interval = top_schedule(model)
+    clash = project_name_clash(project.project_name, project.global_identifiers)
+    if clash:
+        raise ValueError(clash)
     return project
 
 

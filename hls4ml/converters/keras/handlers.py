@@ -105,7 +105,10 @@ def _features(source: Source) -> int:
 def input_layer(source: Source) -> list[Layer]:
     shape = tuple(source.layer.batch_shape[1:])
     if any(dim is None for dim in shape):
-        raise UnsupportedLayer(f'{source.origin}: every input dimension must be fixed, got {shape}')
+        raise UnsupportedLayer(
+            f'{source.origin}: every input dimension must be fixed, got {shape}; '
+            'give keras.Input(shape=...) a size for each axis'
+        )
     return [source.make('Input', inputs=[], shape=shape)]
 
 

@@ -23,6 +23,10 @@ class KerasConversionError(ValueError):
     """The model cannot be converted; the message lists every reason found."""
 
 
+class _AfterRefusal(ValueError):
+    """A layer reads the output of a refused layer that has no stand-in (no single input to pass on)."""
+
+
 def functional_graph(model: Any) -> Any:
     """The functional graph behind a Sequential or functional Keras 3 model."""
     import keras
@@ -30,6 +34,11 @@ def functional_graph(model: Any) -> Any:
     if not isinstance(model, keras.Model):
         raise KerasConversionError(f'expected a Keras 3 model, got {type(model).__name__}')
     if isinstance(model, keras.Sequential):
+        if not model.layers:
+            raise KerasConversionError(
+                f'the Sequential model {model.name!r} has no layers (only an Input): there is nothing to convert; '
+                'add the layers to compute'
+            )
         functional = getattr(model, '_functional', None)
         if functional is None:
             raise KerasConversionError(
@@ -110,7 +119,9 @@ class _Walker:
         """Keep walking after a refused layer: its output stands in for by its first input, so the
         layers after it are still checked for problems of their own."""
         node = self._node(operation)
-        inputs = [self.tensor_of(tensor) for tensor in node.input_tensors] if node is not None else []
+        histories = [tensor._keras_history for tensor in node.input_tensors] if node is not None else []
+        keys = [(history.operation.name, history.tensor_index) for history in histories]
+        inputs = [self.keras_outputs[key] for key in keys if key in self.keras_outputs]
         self.broken.add(operation.name)
         if inputs and (operation.name, 0) not in self.keras_outputs:
             self.keras_outputs[(operation.name, 0)] = inputs[0]
@@ -125,14 +136,19 @@ class _Walker:
 
     def tensor_of(self, keras_tensor: Any) -> str:
         history = keras_tensor._keras_history
-        return self.keras_outputs[(history.operation.name, history.tensor_index)]
+        key = (history.operation.name, history.tensor_index)
+        if key not in self.keras_outputs:  # made by a refused layer without a stand-in: already reported
+            raise _AfterRefusal(f'{history.operation.name} was refused')
+        return self.keras_outputs[key]
 
     def convert(self, operation: Any) -> None:
         node = self._node(operation)
         if node is None:
+            calls = sum(id(node) in self.graph_nodes for node in operation._inbound_nodes)
             raise UnsupportedLayer(
-                f'{operation.name} ({type(operation).__name__}): '
-                'layers used more than once in a model are not supported'
+                f'{operation.name} ({type(operation).__name__}) is called {calls} times in the model (a shared '
+                'layer); each call needs a layer of its own: create one layer per call and copy the weights '
+                'with set_weights(shared.get_weights())'
             )
         inputs = [self.tensor_of(tensor) for tensor in node.input_tensors]
         class_name = type(operation).__name__

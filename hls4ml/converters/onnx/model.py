@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from hls4ml.converters.builder import ConversionError
 from hls4ml.converters.onnx.quant import QONNX_OPS, constant_integers, precision_of_constant, quant_spec
 from hls4ml.model.types import PrecisionType
 
@@ -47,15 +48,56 @@ def load_model(model: Any) -> Any:
     """A qonnx ModelWrapper around a private copy of `model` (ModelProto, ModelWrapper or path)."""
     from qonnx.core.modelwrapper import ModelWrapper
 
+    source = 'the ONNX model'
     if isinstance(model, ModelWrapper):
         proto = model.model
     elif isinstance(model, onnx.ModelProto):
         proto = model
     elif isinstance(model, (str, Path)):
-        proto = onnx.load(str(model))
+        proto, source = read_model_file(Path(model)), f"the ONNX file '{model}'"
     else:
         raise TypeError(f'expected an onnx.ModelProto, a qonnx ModelWrapper or a path, got {type(model).__name__}')
+    check_graph(proto.graph, source)
     return ModelWrapper(copy.deepcopy(proto))
+
+
+def read_model_file(path: Path) -> onnx.ModelProto:
+    """The model saved at `path`; an empty, unreadable or corrupt file is refused naming the path."""
+    if not path.is_file():
+        raise FileNotFoundError(f"the ONNX file '{path}' does not exist or is not a file")
+    if path.stat().st_size == 0:
+        raise ConversionError(f"the ONNX file '{path}' is empty; save the model again (onnx.save or torch.onnx.export)")
+    try:
+        return onnx.load(str(path))
+    except Exception as error:  # protobuf's DecodeError and friends: the bytes are not a ModelProto
+        raise ConversionError(
+            f"the ONNX file '{path}' cannot be read as an ONNX model ({type(error).__name__}: {error}); "
+            'is it an .onnx file, complete and uncorrupted?'
+        ) from error
+
+
+def check_graph(graph: onnx.GraphProto, source: str) -> None:
+    """What the qonnx tools would fail on with an assertion or a KeyError, refused with the tensor's name:
+    no outputs, an output nothing computes, an output that is an input, an input axis of size <= 0."""
+    if not graph.output:
+        raise ConversionError(f'{source} has no graph outputs: it is empty or not an ONNX model')
+    inputs = {graph_input.name for graph_input in graph.input}
+    made = inputs | {name for node in graph.node for name in node.output} | {i.name for i in graph.initializer}
+    for output in graph.output:
+        if output.name not in made:
+            raise ConversionError(f"{source}: output '{output.name}' is computed by no node (a dangling output)")
+        if output.name in inputs:
+            raise ConversionError(
+                f"{source}: output '{output.name}' is an input unchanged: there is nothing to convert for it"
+            )
+    for graph_input in graph.input:
+        dims = graph_input.type.tensor_type.shape.dim
+        sizes = [dim.dim_value for dim in dims if dim.HasField('dim_value')]
+        if any(size <= 0 for size in sizes):
+            raise ConversionError(
+                f"{source}: input '{graph_input.name}' has an axis of size <= 0 {[_dim(dim) for dim in dims]}; "
+                'every axis of one sample needs a fixed size of at least 1'
+            )
 
 
 def prepare(wrapper: Any) -> None:
