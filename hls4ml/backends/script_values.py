@@ -41,7 +41,6 @@ PART_FORMS = {
     ),
 }
 LIBRARY = re.compile(_WORD)  # a Catapult ASIC library name
-IDENTIFIER = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')  # matched whole
 UNCERTAINTY = re.compile(r'(\d+(\.\d*)?|\.\d+)%?')  # '12.5%' of the period, or ns ('0.5')
 
 
@@ -105,24 +104,10 @@ def check_library(library: Any) -> str:
 
 
 def check_project_name(name: Any) -> str:
-    """A C++ identifier (the top function, file and Tcl/CMake names) that is no keyword or namespace we use."""
-    from hls4ml.converters.names import CPP_KEYWORDS
-    from hls4ml.writer import RESERVED_NAMESPACES
+    """A C++ identifier (the top function, file and Tcl/CMake names) that nothing generated defines."""
+    from hls4ml.converters.names import check_project_name as check
 
-    if name is None or name == '':
-        problem = 'is missing'
-    elif not isinstance(name, str) or not IDENTIFIER.fullmatch(name):
-        problem = 'is not a C++ identifier'
-    elif name in CPP_KEYWORDS:
-        problem = 'is a C++ keyword'
-    elif name in RESERVED_NAMESPACES:
-        problem = f'is one of the namespaces the generated code uses ({", ".join(RESERVED_NAMESPACES)})'
-    else:
-        return name
-    raise ValueError(
-        f'project_name (config key ProjectName) {name!r} {problem}: use letters, digits and _, not starting '
-        "with a digit, e.g. 'myproject'"
-    )
+    return check(name)
 
 
 def check_output_dir(output_dir: Any) -> str:

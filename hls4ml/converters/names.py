@@ -7,6 +7,7 @@ into short, unique, valid identifiers that cannot escape the output directory.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 CPP_KEYWORDS = frozenset(
     'alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t class '
@@ -64,15 +65,34 @@ RESERVED_PROJECT_NAMES = re.compile(
 PROJECT_DERIVED = ('{}', '{}_run', '{}_predict', '{}_trace', '{}_trace_buffers', '{}_kernel', '{}_pipe_properties')
 
 
-def reserved_project_name(name: str) -> str | None:
-    """Why `name` cannot be the project name (the top function) of any model, or None."""
-    if RESERVED_PROJECT_NAMES.fullmatch(name):
-        return (
-            f'project_name {name!r} would collide with a name the generated C++ or its headers define '
-            '(namespaces and macros nnet, hls, hls4ml, ap_, ac_, std; typedefs ending in _t; the testbench); '
-            'choose another name, e.g. myproject'
+IDENTIFIER = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')  # matched whole
+
+
+def project_name_problem(name: Any) -> str | None:
+    """Why `name` cannot be the project name (the top function, file and Tcl/CMake names) of any model,
+    or None."""
+    if name is None or name == '':
+        problem = 'is missing'
+    elif not isinstance(name, str) or not IDENTIFIER.fullmatch(name):
+        problem = "is not a C++ identifier: use letters, digits and _, not starting with a digit, e.g. 'myproject'"
+    elif name in CPP_KEYWORDS:
+        problem = "is a C++ keyword; choose another name, e.g. 'myproject'"
+    elif RESERVED_PROJECT_NAMES.fullmatch(name):
+        problem = (
+            'would collide with a name the generated C++ or its headers define (namespaces and macros nnet, '
+            'hls, hls4ml, ap_, ac_, std; typedefs ending in _t; the testbench); choose another name, e.g. myproject'
         )
-    return None
+    else:
+        return None
+    return f'project_name {name!r} (config key ProjectName) {problem}'
+
+
+def check_project_name(name: Any) -> str:
+    """`name` if it can be a project name, else a ValueError saying why."""
+    problem = project_name_problem(name)
+    if problem:
+        raise ValueError(problem)
+    return name
 
 
 def project_name_clash(name: str, generated: set[str]) -> str | None:

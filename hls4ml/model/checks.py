@@ -27,9 +27,9 @@ ESTIMATE_FROM = 1024  # products above which a layer's resources are compared wi
 def check_model(model: Any) -> None:
     """Refuse a reserved project name and integer results of fixed-point tables in the ac family;
     warn on each oversize Latency layer."""
-    from hls4ml.converters.names import reserved_project_name  # converters import the model: not at the top
+    from hls4ml.converters.names import project_name_problem  # converters import the model: not at the top
 
-    problems = [reserved_project_name(str(model.project_name)), *table_into_integer(model)]
+    problems = [project_name_problem(model.project_name), *table_into_integer(model)]
     if any(problems):
         raise ValueError('; '.join(problem for problem in problems if problem))
     for message in oversize_layers(model):

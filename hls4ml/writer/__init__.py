@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,14 +21,13 @@ import yaml
 
 from hls4ml.backends.base import WEIGHTS_TEMPLATE
 from hls4ml.backends.common.project import ProjectContext, lower_project
-from hls4ml.converters.names import CPP_KEYWORDS
+from hls4ml.backends.script_values import check_output_dir
+from hls4ml.converters.names import check_project_name
 from hls4ml.csim.compiler import SourceTree
 from hls4ml.csim.simulation import CSimInterface
 from hls4ml.writer.files import project_lock, remove_stale, write_files
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
-IDENTIFIER = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
-RESERVED_NAMESPACES = ('nnet', 'hls', 'std', 'hls4ml_fixed')  # namespaces the generated code uses
 STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmware/)
     ('fixed', 'ap_types'),
     ('stream', 'ap_types'),
@@ -97,14 +95,8 @@ def _plain(shape: Any) -> Any:
 
 
 def check_project_names(model: Any) -> Path:
-    name = model.project_name
-    if not IDENTIFIER.fullmatch(name) or name in CPP_KEYWORDS or name in RESERVED_NAMESPACES:
-        raise ValueError(
-            f'project_name {name!r} must be a C++ identifier that is neither a keyword nor one of '
-            f'the namespaces {", ".join(RESERVED_NAMESPACES)} '
-            '(letters, digits and _, not starting with a digit)'
-        )
-    output_dir = Path(model.output_dir)
+    check_project_name(model.project_name)
+    output_dir = Path(check_output_dir(model.output_dir))
     if output_dir.exists() and not output_dir.is_dir():
         raise ValueError(f'output_dir {str(output_dir)!r} exists and is not a directory')
     return output_dir

@@ -19,7 +19,7 @@ from refusals import refused
 
 import hls4ml
 from hls4ml.backends.common.project import lower_project
-from hls4ml.converters.names import project_name_clash, reserved_project_name
+from hls4ml.converters.names import project_name_clash, project_name_problem
 from hls4ml.model.interpreter import interpret
 
 TEMPLATES = Path(hls4ml.__file__).parent / 'templates'
@@ -129,7 +129,7 @@ ALWAYS_RESERVED = [
 
 
 @pytest.mark.parametrize('name', ALWAYS_RESERVED)
-def test_a_reserved_project_name_is_refused_at_conversion(models, name, tmp_path) -> None:
+def test_a_project_name_problem_is_refused_at_conversion(models, name, tmp_path) -> None:
     refused(lambda: convert(models[1], tmp_path, 'Vitis', 'io_parallel', name), f'project_name {name!r}')
 
 
@@ -140,7 +140,7 @@ def test_a_project_name_equal_to_a_generated_name_is_refused_before_writing(mode
     assert not (tmp_path / 'prj').exists()
 
 
-def test_every_macro_of_the_shipped_headers_is_a_reserved_project_name() -> None:
+def test_every_macro_of_the_shipped_headers_is_a_project_name_problem() -> None:
     """Header guards are upper-cased project names: no macro of the library may be one."""
     macros = {
         match
@@ -149,7 +149,7 @@ def test_every_macro_of_the_shipped_headers_is_a_reserved_project_name() -> None
         for match in re.findall(r'^\s*#\s*define\s+(\w+)', path.read_text(errors='replace'), flags=re.MULTILINE)
     }
     assert len(macros) > 50
-    assert [macro for macro in sorted(macros) if not reserved_project_name(macro)] == []
+    assert [macro for macro in sorted(macros) if not project_name_problem(macro)] == []
 
 
 GLOBAL_DEFINITION = re.compile(
@@ -175,7 +175,7 @@ def test_every_name_the_project_defines_is_refused_as_project_name(models, backe
         if name and not name.lower().startswith('myproject')
     }
     assert len(defined) > 20
-    accepted = sorted(name for name in defined if not reserved_project_name(name))
+    accepted = sorted(name for name in defined if not project_name_problem(name))
     accepted = [name for name in accepted if not project_name_clash(name, generated)]
     assert accepted == []
 
