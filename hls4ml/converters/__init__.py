@@ -12,6 +12,7 @@ from hls4ml.converters import guard
 from hls4ml.converters.resom import convert_from_resom  # noqa: F401
 from hls4ml.converters.som import config_from_minisom, convert_from_minisom  # noqa: F401
 from hls4ml.model.graph import ModelGraph
+from hls4ml.model.ir import Graph
 from hls4ml.utils.config import create_config
 
 HLS_CONFIG_KEYS = ('Model', 'LayerType', 'LayerName')
@@ -75,15 +76,19 @@ def convert_from_keras_model(
         'KerasModel', model, hls_config, (output_dir, project_name, backend), (input_data_tb, output_data_tb), kwargs
     )
     graph, origin = parse_keras_model(model)
-    return _guarded(ModelGraph, config, graph, origin, guard.keras_runner(model) if check_conversion else None)
+    return _guarded(config, graph, origin, guard.keras_runner(model) if check_conversion else None)
 
 
 def _guarded(
-    make: Any, config: dict[str, Any], graph: Any, origin: Any, runner: Any, layouts: Any = None
+    config: dict[str, Any],
+    graph: Graph,
+    origin: dict[str, str],
+    runner: guard.FrameworkRunner | None,
+    layouts: guard.Layouts | None = None,
 ) -> ModelGraph:
     """The ModelGraph of `graph`, checked against the framework model by the guard unless `runner` is None."""
     presets = guard.Presets.of(graph)  # before the config and the passes change the graph
-    hls_model = make(config, graph, origin)
+    hls_model = ModelGraph(config, graph, origin)
     if runner is not None:
         guard.check_conversion(hls_model, runner, presets, layouts or guard.Layouts())
     return hls_model
@@ -130,7 +135,7 @@ def convert_from_pytorch_model(
     options = _layout_options(config['HLSConfig'])
     graph, origin = parse_pytorch_model(model, input_shape, *options)
     runner = guard.pytorch_runner(model) if check_conversion else None
-    return _guarded(ModelGraph, config, graph, origin, runner, _guard_layouts(*options))
+    return _guarded(config, graph, origin, runner, _guard_layouts(*options))
 
 
 def convert_from_onnx_model(
@@ -157,7 +162,7 @@ def convert_from_onnx_model(
     options = _layout_options(config['HLSConfig'])
     graph, origin = parse_onnx_model(model, *options)
     runner = guard.onnx_runner(model) if check_conversion else None
-    return _guarded(ModelGraph, config, graph, origin, runner, _guard_layouts(*options))
+    return _guarded(config, graph, origin, runner, _guard_layouts(*options))
 
 
 def parse_yaml_config(path: str | Path) -> dict[str, Any]:

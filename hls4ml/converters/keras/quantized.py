@@ -22,11 +22,13 @@ from typing import Any
 
 import numpy as np
 
-WEIGHT_ONLY_MODES = ('int8', 'int4')
+WEIGHT_ONLY_MODES = ('int8', 'int4')  # converted when the layer has no input quantizer
+INPUT_QUANTIZER_REASON = (
+    'its input is quantized per sample with an abs-max scale computed at run time (a data-dependent division a '
+    'fixed-point datapath cannot reproduce); quantize the weights only (activation_quantizer=None in '
+    'keras.quantizers.Int8QuantizationConfig or Int4QuantizationConfig) or convert the float model'
+)
 REFUSED_MODES = {
-    'int8': 'its input is quantized per sample with an abs-max scale computed at run time (a data-dependent '
-    'division a fixed-point datapath cannot reproduce); quantize with '
-    'keras.quantizers.Int8QuantizationConfig(activation_quantizer=None) (weights only) or convert the float model',
     'float8': 'float8 (e4m3) inputs and kernel are floating-point formats, not fixed point; convert the float model',
     'gptq': 'GPTQ kernels are not supported; convert the float model',
     'awq': 'AWQ kernels are not supported; convert the float model',
@@ -54,14 +56,16 @@ def refusal(layer: Any) -> str | None:
     mode = quantization_mode(layer)
     if mode is None:
         return None
-    if mode in WEIGHT_ONLY_MODES and getattr(layer, 'inputs_quantizer', None) is None:
-        if type(layer).__name__ != 'Dense':
-            return f"{origin}: Keras quantization mode '{mode}' is only supported on Dense layers"
-        if getattr(layer, 'lora_enabled', False):
-            return f"{origin}: Keras quantization mode '{mode}' with LoRA enabled is not supported"
-        return None
-    reason = REFUSED_MODES.get(mode, 'this mode is not supported')
-    return f"{origin}: Keras quantization mode '{mode}' cannot be converted: {reason}"
+    if mode not in WEIGHT_ONLY_MODES:
+        reason = REFUSED_MODES.get(mode, 'a mode this version does not know')
+        return f"{origin}: Keras quantization mode '{mode}' cannot be converted: {reason}"
+    if getattr(layer, 'inputs_quantizer', None) is not None:
+        return f"{origin}: Keras quantization mode '{mode}' cannot be converted: {INPUT_QUANTIZER_REASON}"
+    if type(layer).__name__ != 'Dense':
+        return f"{origin}: Keras quantization mode '{mode}' is only supported on Dense layers"
+    if getattr(layer, 'lora_enabled', False):
+        return f"{origin}: Keras quantization mode '{mode}' with LoRA enabled is not supported"
+    return None
 
 
 def dequantized_kernel(layer: Any) -> np.ndarray:
