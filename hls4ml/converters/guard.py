@@ -10,8 +10,8 @@ The rule (docs/quantization.md, "The conversion guard"):
    gets 20 fraction bits (18 for weights) and 6 more integer bits, and table-based functions get
    `WIDE_TABLE_SIZE` entries. What the configured precision costs is thereby kept out: the widened
    model computes what the conversion means, and preset types (quantizers: semantics, not precision)
-   stay as they are. A Softmax set to 'argmax' is compared as 'stable'; a skipped Softmax is
-   compared both ways.
+   stay as they are. A Softmax set to 'argmax' or 'latency' is compared as 'stable'; a skipped
+   Softmax is compared both ways.
 3. For each output, a sample disagrees when max |emulator - framework| > ATOL + RTOL * (largest
    |framework output|). The warning comes when more than `MISMATCH_FRACTION` of the samples
    disagree: a misconversion (a dropped scale, a lost bias, a wrong layout) moves nearly every sample,
@@ -211,7 +211,7 @@ def widened(graph: Graph, presets: Presets) -> Graph:
                 layer.types[var] = _wide_type(precision, layer.weights.get(_weight_name(var)))
         if 'table_size' in layer.attributes:
             layer.attributes['table_size'] = max(layer.attributes['table_size'], WIDE_TABLE_SIZE)
-        if layer.kind == 'Softmax' and layer.attributes.get('implementation') == 'argmax':
+        if layer.kind == 'Softmax':  # argmax and latency are configured approximations of softmax
             layer.attributes['implementation'] = 'stable'
     return wide
 
