@@ -283,8 +283,9 @@ def _flat(outputs: Any) -> list[Any]:
 
 
 def onnx_runner(model: Any) -> FrameworkRunner:
-    """onnxruntime for plain ONNX, qonnx's executor when the graph has QONNX operations; one sample at
-    a time when the graph's batch axis is fixed."""
+    """onnxruntime for plain ONNX, qonnx's executor when the graph has QONNX operations; a batch axis
+    that is not a fixed size is set to the number of samples (qonnx checks shapes exactly), a fixed one
+    gets chunks of its size."""
 
     def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
         from hls4ml.converters.onnx.model import load_model, prepare
@@ -293,16 +294,25 @@ def onnx_runner(model: Any) -> FrameworkRunner:
         prepare(wrapper)  # QONNX operations in the domain qonnx executes
         initializers = {initializer.name for initializer in wrapper.graph.initializer}
         names = [tensor.name for tensor in wrapper.graph.input if tensor.name not in initializers]
+        size = wrapper.graph.input[0].type.tensor_type.shape.dim[0].dim_value  # 0: symbolic (or written as 0)
+        if size <= 0:
+            size = _fix_batch(wrapper, names, SAMPLES)
         execute = _qonnx_executor(wrapper) if _has_custom_ops(wrapper) else _ort_executor(wrapper)
-        batch = wrapper.graph.input[0].type.tensor_type.shape.dim[0]
-        if batch.dim_value <= 0:  # a symbolic (or 0: unknown) batch axis takes the whole batch
-            return execute(dict(zip(names, inputs, strict=True)))
-        size = batch.dim_value  # a fixed batch size: run chunks of it, the last one padded with zeros
         chunks = [_chunk(inputs, start, size) for start in range(0, SAMPLES, size)]
         rows = [execute(dict(zip(names, chunk, strict=True))) for chunk in chunks]
         return [np.concatenate([row[index] for row in rows])[:SAMPLES] for index in range(len(rows[0]))]
 
     return run
+
+
+def _fix_batch(wrapper: Any, names: list[str], size: int) -> int:
+    """Set the first axis of the data inputs (`names`) and of the outputs to `size`."""
+    inputs = [tensor for tensor in wrapper.graph.input if tensor.name in names]
+    for tensor in [*inputs, *wrapper.graph.output]:
+        dims = tensor.type.tensor_type.shape.dim
+        if dims:
+            dims[0].dim_value = size
+    return size
 
 
 def _chunk(inputs: list[np.ndarray], start: int, size: int) -> list[np.ndarray]:

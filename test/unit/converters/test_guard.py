@@ -160,3 +160,21 @@ def test_a_correct_onnx_conversion_passes_the_check(tmp_path) -> None:
     presets = guard.Presets({}, {})
     report = guard.check_conversion(hls_model, guard.onnx_runner(str(path)), presets, guard.Layouts(False, True))
     assert report.skipped == '' and [check.disagreeing for check in report.outputs] == [0, 0]
+
+
+def test_an_input_with_a_preset_type_is_sampled_on_its_grid_and_passes_the_check() -> None:
+    """A QONNX quantizer on the input: the samples are values of its type (6 bits, step 0.5), so the
+    framework's quantizer leaves them as they are and the emulator's input type holds them exactly."""
+    from onnx_graphs import OnnxGraph
+
+    from hls4ml.converters.onnx import parse_onnx_model
+
+    g = OnnxGraph()
+    model = g.model({'x': (8,)}, [g.node('Relu', [g.quant('x', 0.5, 6)], name='relu')])
+    graph, _ = parse_onnx_model(model)
+    samples = guard._random_input(graph, 'x', guard.Presets.of(graph))
+    assert samples.shape == (guard.SAMPLES, 8) and np.array_equal(samples, np.round(samples * 2) / 2)
+    assert samples.min() >= -16 and samples.max() <= 15.5 and len(np.unique(samples)) > 20
+    hls_model = silently(hls4ml.converters.convert_from_onnx_model, model, backend='Vitis')
+    report = guard.check_conversion(hls_model, guard.onnx_runner(model), guard.Presets.of(graph))
+    assert report.skipped == '' and report.outputs[0].largest_error == 0
