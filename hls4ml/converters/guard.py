@@ -3,7 +3,9 @@ emulator run a few random inputs, and a `ConversionMismatchWarning` says so when
 
 The rule (docs/quantization.md, "The conversion guard"):
 
-1. Inputs: `SAMPLES` seeded random samples. An input whose type the frontend preset (a QONNX
+1. Inputs: `SAMPLES` seeded random samples (fewer, down to `MIN_SAMPLES`, for models whose
+   multiply-accumulates would make the emulator take more than about 0.1 s; none beyond
+   `MAX_WORK`: the check is skipped). An input whose type the frontend preset (a QONNX
    quantizer) gets values on that type's grid; any other input standard normal values on a 2^-10
    grid, within +-4 (exact in float32 and in the emulator, so both see the very same numbers).
 2. The emulator runs a WIDENED copy of the converted graph: every type the frontend did not preset
@@ -38,6 +40,9 @@ from hls4ml.model.ir import Graph
 from hls4ml.model.types import FixedPrecisionType, PrecisionType
 
 SAMPLES = 16
+MIN_SAMPLES = 4
+WORK_BUDGET = 6_000_000  # multiply-accumulates (all samples) the widened emulator runs in about 0.1 s
+MAX_WORK = 30 * WORK_BUDGET  # beyond this (about 3 s with MIN_SAMPLES) the check is skipped
 SEED = 1234
 INPUT_GRID_BITS = 10
 INPUT_LIMIT = 4.0
@@ -123,7 +128,11 @@ def _compare(hls_model: Any, run_framework: FrameworkRunner, presets: Presets, l
     from hls4ml.model.interpreter import interpret
 
     graph: Graph = hls_model.graph
-    ir_inputs = [_random_input(graph, name, presets) for name in graph.inputs]
+    work = sum(_multiply_accumulates(graph, layer) for layer in graph.layers.values())
+    if work * MIN_SAMPLES > MAX_WORK:
+        return GuardReport(skipped=f'too large for the quick check: {work} multiply-accumulates per sample')
+    count = int(np.clip(WORK_BUDGET // max(work, 1), MIN_SAMPLES, SAMPLES))
+    ir_inputs = [_random_input(graph, name, presets, count) for name in graph.inputs]
     framework_inputs = [_to_framework(x, layouts.inputs_channels_last) for x in ir_inputs]
     framework_outputs = run_framework(framework_inputs)
     if len(framework_outputs) != len(graph.outputs):
@@ -164,16 +173,24 @@ def _message(report: GuardReport) -> str:
 
 
 # ---- inputs and layouts ---------------------------------------------------------------------------
-def _random_input(graph: Graph, name: str, presets: Presets) -> np.ndarray:
+def _multiply_accumulates(graph: Graph, layer: Any) -> int:
+    """About what one sample costs the emulator in `layer`: each output element reads one weight column
+    (Dense, convolutions), else one value."""
+    size = graph.tensors[layer.outputs[0]].size
+    weight = layer.weights.get('weight')
+    return size * (weight.size // weight.shape[-1] if weight is not None and weight.ndim else 1)
+
+
+def _random_input(graph: Graph, name: str, presets: Presets, count: int = SAMPLES) -> np.ndarray:
     shape = graph.tensors[name].shape
     rng = np.random.default_rng(SEED + graph.inputs.index(name))
     preset = presets.types.get(graph.producer(name).name, {}).get('result')
     if isinstance(preset, FixedPrecisionType):
         raw_low, raw_high = _raw_range(preset)
         lsb = 2.0 ** (preset.integer - preset.width)
-        return rng.integers(raw_low, raw_high + 1, size=(SAMPLES, *shape)).astype(np.float64) * lsb
+        return rng.integers(raw_low, raw_high + 1, size=(count, *shape)).astype(np.float64) * lsb
     grid = 2.0**INPUT_GRID_BITS
-    values = np.round(rng.standard_normal((SAMPLES, *shape)) * grid) / grid
+    values = np.round(rng.standard_normal((count, *shape)) * grid) / grid
     return np.clip(values, -INPUT_LIMIT, INPUT_LIMIT)
 
 
@@ -294,13 +311,14 @@ def onnx_runner(model: Any) -> FrameworkRunner:
         prepare(wrapper)  # QONNX operations in the domain qonnx executes
         initializers = {initializer.name for initializer in wrapper.graph.initializer}
         names = [tensor.name for tensor in wrapper.graph.input if tensor.name not in initializers]
+        count = len(inputs[0])
         size = wrapper.graph.input[0].type.tensor_type.shape.dim[0].dim_value  # 0: symbolic (or written as 0)
         if size <= 0:
-            size = _fix_batch(wrapper, names, SAMPLES)
+            size = _fix_batch(wrapper, names, count)
         execute = _qonnx_executor(wrapper) if _has_custom_ops(wrapper) else _ort_executor(wrapper)
-        chunks = [_chunk(inputs, start, size) for start in range(0, SAMPLES, size)]
+        chunks = [_chunk(inputs, start, size) for start in range(0, count, size)]
         rows = [execute(dict(zip(names, chunk, strict=True))) for chunk in chunks]
-        return [np.concatenate([row[index] for row in rows])[:SAMPLES] for index in range(len(rows[0]))]
+        return [np.concatenate([row[index] for row in rows])[:count] for index in range(len(rows[0]))]
 
     return run
 

@@ -178,3 +178,14 @@ def test_an_input_with_a_preset_type_is_sampled_on_its_grid_and_passes_the_check
     hls_model = silently(hls4ml.converters.convert_from_onnx_model, model, backend='Vitis')
     report = guard.check_conversion(hls_model, guard.onnx_runner(model), guard.Presets.of(graph))
     assert report.skipped == '' and report.outputs[0].largest_error == 0
+
+
+def test_large_models_get_fewer_samples_and_the_largest_none(monkeypatch) -> None:
+    hls_model = silently(convert_keras, mlp(), check_conversion=False)
+    work = 6 + 6 * 8 + 8 + 8 * 4 + 4  # one per input and activation output, a weight column per Dense output
+    monkeypatch.setattr(guard, 'WORK_BUDGET', 5 * work)
+    report = guard.check_conversion(hls_model, guard.keras_runner(mlp()), guard.Presets({}, {}))
+    assert report.outputs[0].samples == 5 and report.outputs[0].disagreeing == 0
+    monkeypatch.setattr(guard, 'MAX_WORK', 4 * work - 1)
+    report = guard.check_conversion(hls_model, guard.keras_runner(mlp()), guard.Presets({}, {}))
+    assert report.skipped == f'too large for the quick check: {work} multiply-accumulates per sample'
