@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.model.ir import Graph
+from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.types import FixedPrecisionType, PrecisionType
 
 SAMPLES = 16
@@ -125,6 +125,7 @@ def check_conversion(
 
 
 def _compare(hls_model: Any, run_framework: FrameworkRunner, presets: Presets, layouts: Layouts) -> GuardReport:
+    """One OutputCheck per output (or why none could be made), without warning."""
     from hls4ml.model.interpreter import interpret
 
     graph: Graph = hls_model.graph
@@ -172,8 +173,7 @@ def _message(report: GuardReport) -> str:
     )
 
 
-# ---- inputs and layouts ---------------------------------------------------------------------------
-def _multiply_accumulates(graph: Graph, layer: Any) -> int:
+def _multiply_accumulates(graph: Graph, layer: Layer) -> int:
     """About what one sample costs the emulator in `layer`: each output element reads one weight column
     (Dense, convolutions), else one value."""
     size = graph.tensors[layer.outputs[0]].size
@@ -181,6 +181,7 @@ def _multiply_accumulates(graph: Graph, layer: Any) -> int:
     return size * (weight.size // weight.shape[-1] if weight is not None and weight.ndim else 1)
 
 
+# ---- inputs and layouts ---------------------------------------------------------------------------
 def _random_input(graph: Graph, name: str, presets: Presets, count: int = SAMPLES) -> np.ndarray:
     shape = graph.tensors[name].shape
     rng = np.random.default_rng(SEED + graph.inputs.index(name))
