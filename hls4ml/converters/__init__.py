@@ -9,10 +9,12 @@ from typing import Any
 
 import yaml
 
+from hls4ml.converters import guard
 from hls4ml.converters.resom import convert_from_resom  # noqa: F401
 from hls4ml.converters.som import config_from_minisom, convert_from_minisom  # noqa: F401
 from hls4ml.model.config import HLSConfig, check_sections
 from hls4ml.model.graph import ModelGraph
+from hls4ml.model.ir import Graph
 from hls4ml.utils.config import create_config
 
 HLS_CONFIG_KEYS = ('Model', 'LayerType', 'LayerName')
@@ -66,9 +68,11 @@ def convert_from_keras_model(
     backend: str = 'Vivado',
     hls_config: dict[str, Any] | None = None,
     bit_exact: bool | None = None,
+    check_conversion: bool = True,
     **kwargs: Any,
 ) -> ModelGraph:
-    """Convert a Keras 3 model (Sequential or functional). Nothing is written until write()/compile()."""
+    """Convert a Keras 3 model (Sequential or functional). Nothing is written until write()/compile().
+    `check_conversion` runs the guard against silent misconversion (`hls4ml.converters.guard`)."""
     from hls4ml.converters.keras import parse_keras_model
 
     if bit_exact:
@@ -77,12 +81,33 @@ def convert_from_keras_model(
         'KerasModel', model, hls_config, (output_dir, project_name, backend), (input_data_tb, output_data_tb), kwargs
     )
     graph, origin = parse_keras_model(model)
-    return ModelGraph(config, graph, origin)
+    return _guarded(config, graph, origin, guard.keras_runner(model) if check_conversion else None)
+
+
+def _guarded(
+    config: dict[str, Any],
+    graph: Graph,
+    origin: dict[str, str],
+    runner: guard.FrameworkRunner | None,
+    layouts: guard.Layouts | None = None,
+) -> ModelGraph:
+    """The ModelGraph of `graph`, checked against the framework model by the guard unless `runner` is None."""
+    presets = guard.Presets.of(graph)  # before the config and the passes change the graph
+    hls_model = ModelGraph(config, graph, origin)
+    if runner is not None:
+        guard.check_conversion(hls_model, runner, presets, layouts or guard.Layouts())
+    return hls_model
 
 
 def _layout_options(hls_section: dict[str, Any]) -> tuple[str, bool]:
     model = hls_section.get('Model', {})
     return model.get('ChannelsLastConversion', 'full'), bool(model.get('TransposeOutputs', False))
+
+
+def _guard_layouts(channels_last_conversion: str, transpose_outputs: bool) -> guard.Layouts:
+    """Where the IR layout differs from PyTorch's / ONNX's (see `hls4ml.converters.builder`)."""
+    outputs_moved = channels_last_conversion != 'off' and not transpose_outputs
+    return guard.Layouts(channels_last_conversion == 'internal', outputs_moved)
 
 
 def convert_from_pytorch_model(
@@ -93,12 +118,13 @@ def convert_from_pytorch_model(
     output_data_tb: str | None = None,
     backend: str = 'Vivado',
     hls_config: dict[str, Any] | None = None,
+    check_conversion: bool = True,
     **kwargs: Any,
 ) -> ModelGraph:
     """Convert a `torch.nn.Module` traced with torch.fx. The input shape (without the batch axis)
     comes from `hls_config['InputShape']`, which `config_from_pytorch_model` fills in; a list of
     tuples for several inputs. The layout options are `hls_config['Model']['ChannelsLastConversion']`
-    ('full', 'internal', 'off') and `['TransposeOutputs']`."""
+    ('full', 'internal', 'off') and `['TransposeOutputs']`. `check_conversion`: as for Keras."""
     from hls4ml.converters.pytorch import parse_pytorch_model
 
     input_shape = (hls_config or {}).get('InputShape')
@@ -111,8 +137,10 @@ def convert_from_pytorch_model(
         'PytorchModel', model, hls_config, (output_dir, project_name, backend), (input_data_tb, output_data_tb), kwargs
     )
     config['InputShape'] = input_shape
-    graph, origin = parse_pytorch_model(model, input_shape, *_layout_options(config['HLSConfig']))
-    return ModelGraph(config, graph, origin)
+    options = _layout_options(config['HLSConfig'])
+    graph, origin = parse_pytorch_model(model, input_shape, *options)
+    runner = guard.pytorch_runner(model) if check_conversion else None
+    return _guarded(config, graph, origin, runner, _guard_layouts(*options))
 
 
 def convert_from_onnx_model(
@@ -124,19 +152,22 @@ def convert_from_onnx_model(
     backend: str = 'Vivado',
     hls_config: dict[str, Any] | None = None,
     bit_exact: bool | None = None,
+    check_conversion: bool = True,
     **kwargs: Any,
 ) -> ModelGraph:
     """Convert an ONNX or QONNX model (a `ModelProto`, a qonnx `ModelWrapper` or a file path). The
     qonnx clean-up (shape inference, constant folding) runs here; QONNX quantizers become exact
     fixed-point types, so `bit_exact` (hls4ml 1.x) changes nothing. Layout options as for PyTorch
-    (`hls_config['Model']['ChannelsLastConversion']`)."""
+    (`hls_config['Model']['ChannelsLastConversion']`). `check_conversion`: as for Keras."""
     from hls4ml.converters.onnx import parse_onnx_model
 
     config = _project_config(
         'OnnxModel', model, hls_config, (output_dir, project_name, backend), (input_data_tb, output_data_tb), kwargs
     )
-    graph, origin = parse_onnx_model(model, *_layout_options(config['HLSConfig']))
-    return ModelGraph(config, graph, origin)
+    options = _layout_options(config['HLSConfig'])
+    graph, origin = parse_onnx_model(model, *options)
+    runner = guard.onnx_runner(model) if check_conversion else None
+    return _guarded(config, graph, origin, runner, _guard_layouts(*options))
 
 
 def parse_yaml_config(path: str | Path) -> dict[str, Any]:

@@ -38,6 +38,9 @@ CHANNELS_LAST_MODES = ('full', 'internal', 'off')
 MODEL_PRECISION_KEYS = {'default', 'maximum'} | {
     var for kind in LAYER_KINDS.values() for var in (*kind.type_defaults, *kind.ignored_precisions)
 }
+DEFAULT_MAXIMUM_PRECISION = FixedPrecisionType(32, 16)
+"""The cap of every 'auto' type when the config names no `Precision: {'maximum': ...}` (docs/quantization.md):
+exact accumulators of float models grow by the input's and the weights' fraction bits at every layer."""
 
 
 @dataclass
@@ -65,7 +68,7 @@ class HLSConfig:
         self.layer_type = dict(hls_config.get('LayerType') or {})
         self.layer_name = dict(hls_config.get('LayerName') or {})
         self.model_precision = self._model_precision()
-        self.maximum: FixedPrecisionType | None = self._maximum()
+        self.maximum: FixedPrecisionType = self._maximum()
         self.reuse_factor = _reuse_factor(self.model.get('ReuseFactor', 1), "hls_config['Model']['ReuseFactor']")
         self.strategy = _strategy(self.model.get('Strategy', 'Latency'), "hls_config['Model']['Strategy']")
         self.trace_output = _flag(self.model.get('TraceOutput', False), "hls_config['Model']['TraceOutput']")
@@ -91,11 +94,12 @@ class HLSConfig:
                 raise ValueError(f"{where}[{var!r}]: the model-level {var} precision cannot be 'auto'")
         return parsed
 
-    def _maximum(self) -> FixedPrecisionType | None:
+    def _maximum(self) -> FixedPrecisionType:
+        """The configured cap of 'auto' types, else DEFAULT_MAXIMUM_PRECISION."""
         maximum = self.model_precision.pop('maximum', None)
         if maximum is not None and not isinstance(maximum, FixedPrecisionType):
             raise ValueError(f"hls_config['Model']['Precision']['maximum'] must be a fixed-point type, got {maximum}")
-        return maximum
+        return DEFAULT_MAXIMUM_PRECISION if maximum is None else maximum
 
     @property
     def default_precision(self) -> PrecisionType:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
 from hls4ml.model.ir import Layer
 from hls4ml.model.layers import ACTIVATIONS
 
@@ -115,7 +116,10 @@ def input_layer(source: Source) -> list[Layer]:
 @handles('Dense', produces=('Dense', *ACTIVATION_KINDS))
 def dense(source: Source) -> list[Layer]:
     n_in = _features(source)
-    kernel = array_of(source.layer.kernel)
+    if quantization_mode(source.layer) is None:
+        kernel = array_of(source.layer.kernel)
+    else:  # weight-only int8 / int4 (the other modes are refused before any handler runs)
+        kernel = dequantized_kernel(source.layer)
     n_out = kernel.shape[1]
     bias = array_of(source.layer.bias) if source.layer.use_bias else np.zeros(n_out)
     layer = source.make('Dense', n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})

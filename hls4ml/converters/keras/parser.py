@@ -11,6 +11,7 @@ from typing import Any
 
 from hls4ml.converters.keras.handlers import HANDLERS, REMOVED, Source, UnsupportedLayer
 from hls4ml.converters.keras.hgq_finish import finish_hgq
+from hls4ml.converters.keras.quantized import refusal
 from hls4ml.converters.keras.router_pattern import match_routers
 from hls4ml.converters.keras.selection import router_outputs
 from hls4ml.converters.names import NameTable
@@ -53,14 +54,16 @@ def functional_graph(model: Any) -> Any:
 
 
 def unsupported_layers(model: Any, matches: RouterMatches | None = None) -> list[str]:
-    """`name (Class)` of every layer without a handler (or why it cannot convert, from `matches`);
-    the operations of matched router subgraphs need none."""
+    """`name (Class)` of every layer without a handler (or why it cannot convert, from `matches` or from
+    how it is quantized: `quantized.refusal`); the operations of matched router subgraphs need none."""
     matches = matches or RouterMatches()
-    entries = [
-        matches.explained.get(op.name) or f'{op.name} ({type(op).__name__})'
-        for op in functional_graph(model).operations
-        if type(op).__name__ not in HANDLERS and type(op).__name__ not in REMOVED and op.name not in matches.passed
-    ]
+    entries = []
+    for op in functional_graph(model).operations:
+        quantized = refusal(op)  # Keras quantization modes and QKeras layers: refused whatever handler exists
+        if quantized is not None:
+            entries.append(quantized)
+        elif type(op).__name__ not in HANDLERS and type(op).__name__ not in REMOVED and op.name not in matches.passed:
+            entries.append(matches.explained.get(op.name) or f'{op.name} ({type(op).__name__})')
     return list(dict.fromkeys(entries))  # one entry for a sum and the division it explains
 
 

@@ -19,6 +19,7 @@ class PassContext:
     maximum: FixedPrecisionType | None = None
     io_type: str = 'io_parallel'
     warnings: list[str] = field(default_factory=list)
+    capped: list[tuple[FixedPrecisionType, FixedPrecisionType]] = field(default_factory=list)  # (needed, given)
 
     def warn(self, message: str) -> None:
         """Record and emit a warning (a UserWarning, so scripts and pytest see it)."""

@@ -3,8 +3,9 @@
 Accumulators and results of Dense and BatchNormalization are made overflow-free from the actual
 (quantized) weights and the input type's range: the fraction bits keep every product exact, the
 integer bits hold the largest possible |sum|. That is narrower than hls4ml's width-only rule
-(`Win + Ww + log2 n`) and just as safe. `maximum` (config `Precision: {maximum: ...}`) then clamps
-the width and the integer bits separately. Weights, biases and parameters left 'auto' keep the
+(`Win + Ww + log2 n`) and just as safe. `maximum` (config `Precision: {maximum: ...}`, by default
+`config.DEFAULT_MAXIMUM_PRECISION`) then clamps the width and the integer bits separately, and one
+warning names every layer where that costs exactness. Weights, biases and parameters left 'auto' keep the
 default width with the integer bits their values need (no saturation, more fraction bits).
 """
 
@@ -33,16 +34,34 @@ def infer_precision(graph: Graph, context: PassContext) -> None:
     """Requires: types from the config ('auto' = UnspecifiedPrecisionType). After: no layer has an
     UnspecifiedPrecisionType; layers are resolved in topological order, so inputs come first.
     """
+    cuts = []
     for layer in graph.layers.values():
-        rule = RULES.get(layer.kind)
+        rule, already_capped = RULES.get(layer.kind), len(context.capped)
         if rule is not None:
             try:
                 rule(graph, layer, context)
             except ValueError as error:  # e.g. an inferred type wider than the supported maximum
                 raise ValueError(f'{layer.describe()}: {error}; set a narrower type or Precision maximum') from error
+        cuts += [_cut(layer, needed, given) for needed, given in dict.fromkeys(context.capped[already_capped:])]
         for var, precision in layer.types.items():
             if _auto(precision):
                 layer.types[var] = context.default_precision
+    if cuts:
+        context.warn(
+            f"'auto' precision is capped at {context.maximum} (Model Precision 'maximum', by default "
+            f'fixed<32,16>; docs/quantization.md), which costs exactness: ' + '; '.join(cuts) + '. '
+            "Set a wider Precision 'maximum' (max_precision=...) to keep these types exact."
+        )
+
+
+def _cut(layer: Layer, needed: FixedPrecisionType, given: FixedPrecisionType) -> str:
+    """What capping `needed` to `given` costs in `layer`, in words."""
+    costs = []
+    if given.integer < needed.integer:
+        costs.append(f'{needed.integer - given.integer} integer bit(s) fewer: large values may overflow')
+    if given.fractional < needed.fractional:
+        costs.append(f'{needed.fractional - given.fractional} fraction bit(s) fewer: values are truncated')
+    return f'{layer.describe()} needs {needed}, gets {given} ({", ".join(costs)})'
 
 
 def _auto(precision: PrecisionType) -> bool:
@@ -68,10 +87,14 @@ def fitted_type(values: np.ndarray, width: int) -> FixedPrecisionType:
 
 
 def clamped(width: int, integer: int, signed: bool, context: PassContext) -> FixedPrecisionType:
-    maximum = context.maximum
-    if maximum is not None:
-        width, integer = min(width, maximum.width), min(integer, maximum.integer)
-    return FixedPrecisionType(max(width, 1), integer, signed)
+    """fixed<width, integer> with the width and the integer bits each capped by `context.maximum`;
+    a cap that bites is recorded in `context.capped` (infer_precision warns about it)."""
+    needed, maximum = FixedPrecisionType(max(width, 1), integer, signed), context.maximum
+    if maximum is None or (width <= maximum.width and integer <= maximum.integer):
+        return needed
+    given = FixedPrecisionType(max(min(width, maximum.width), 1), min(integer, maximum.integer), signed)
+    context.capped.append((needed, given))
+    return given
 
 
 def _magnitude(precision: PrecisionType) -> float:

@@ -60,7 +60,8 @@ def heads() -> tuple[keras.Model, dict[str, SOM]]:
 @pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
 def test_som_heads_after_dense_equal_keras(heads, io_type, tmp_path) -> None:
     model, soms = heads
-    config = hls4ml.utils.config_from_keras_model(model, granularity='name')
+    # exact 'auto' distances after the Dense: wider than the default cap of 'auto' types
+    config = hls4ml.utils.config_from_keras_model(model, granularity='name', max_precision='fixed<64,32>')
     hls_model = hls4ml.converters.convert_from_keras_model(
         model, output_dir=str(tmp_path / 'prj'), backend='Vitis', io_type=io_type, hls_config=config
     )

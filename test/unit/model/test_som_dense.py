@@ -23,7 +23,8 @@ BMU_OUTPUTS = ('index', 'coordinates', 'one_hot', 'label', 'quantized')
 
 def _model(graph, tmp_path, **settings) -> ModelGraph:
     config = create_config(str(tmp_path / 'prj'), 'myproject', 'Vitis')
-    config['HLSConfig'] = config_from_graph(graph, 'name', 'fixed<16,6>', 1, None)
+    # exact 'auto' scores (2F + 1 fraction bits) may be wider than the default cap of 'auto' types
+    config['HLSConfig'] = config_from_graph(graph, 'name', 'fixed<16,6>', 1, 'fixed<64,32>')
     config['HLSConfig']['LayerName']['som'].update(settings)
     return ModelGraph(config, copy.deepcopy(graph))
 
