@@ -68,6 +68,7 @@ class HLSConfig:
         self.layer_type = dict(hls_config.get('LayerType') or {})
         self.layer_name = dict(hls_config.get('LayerName') or {})
         self.model_precision = self._model_precision()
+        self.maximum_is_default = not isinstance(self.model_precision.get('maximum'), FixedPrecisionType)
         self.maximum: FixedPrecisionType = self._maximum()
         self.reuse_factor = _reuse_factor(self.model.get('ReuseFactor', 1), "hls_config['Model']['ReuseFactor']")
         self.strategy = _strategy(self.model.get('Strategy', 'Latency'), "hls_config['Model']['Strategy']")

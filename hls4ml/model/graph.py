@@ -46,7 +46,12 @@ class ModelGraph:
         self.graph = graph
         verify(graph, resolved=False)  # NaN weights, bad shapes: refused before any pass runs
         self._apply_config(origin or {})
-        self.context = PassContext(self.hls_config.default_precision, self.hls_config.maximum, config['IOType'])
+        self.context = PassContext(
+            self.hls_config.default_precision,
+            self.hls_config.maximum,
+            config['IOType'],
+            maximum_is_default=self.hls_config.maximum_is_default,
+        )
         self.applied_passes = run_flow(graph, self.context)
         self._check_backend_gaps()
         check_model(self)  # a reserved project name; oversize Latency layers (a warning)
@@ -61,6 +66,7 @@ class ModelGraph:
         for layer in self.graph.layers.values():
             settings = self.hls_config.resolve(layer.name, layer.kind, layer.source_class, aliases.get(layer.name, ()))
             preset = layer.types  # set by the frontend (quantizers): kept unless the config names a type
+            layer.quantized = layer.quantized or bool(preset)
             layer.types = dict(settings.precisions)
             layer.types.update({var: t for var, t in preset.items() if var not in settings.explicit})
             layer.attributes['trace'] = settings.trace

@@ -44,6 +44,7 @@ class Layer:
     types: dict[str, PrecisionType] = field(default_factory=dict)
     source_name: str = ''  # the framework's layer name and class, for config look-ups and messages
     source_class: str = ''
+    quantized: bool = False  # the frontend set some of its types (quantizers): its 'auto' types are exact
 
     # hls4ml 1.x compatible accessors
     @property

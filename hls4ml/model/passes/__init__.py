@@ -18,6 +18,8 @@ class PassContext:
     default_precision: PrecisionType
     maximum: FixedPrecisionType | None = None
     io_type: str = 'io_parallel'
+    maximum_is_default: bool = False  # no Precision 'maximum' in the config: quantized layers are not capped
+    cap: FixedPrecisionType | None = None  # the cap of the layer infer_precision is resolving (set by it)
     warnings: list[str] = field(default_factory=list)
     capped: list[tuple[FixedPrecisionType, FixedPrecisionType]] = field(default_factory=list)  # (needed, given)
 

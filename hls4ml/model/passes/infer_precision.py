@@ -5,7 +5,10 @@ Accumulators and results of Dense and BatchNormalization are made overflow-free 
 integer bits hold the largest possible |sum|. That is narrower than hls4ml's width-only rule
 (`Win + Ww + log2 n`) and just as safe. `maximum` (config `Precision: {maximum: ...}`, by default
 `config.DEFAULT_MAXIMUM_PRECISION`) then clamps the width and the integer bits separately, and one
-warning names every layer where that costs exactness. Weights, biases and parameters left 'auto' keep the
+warning names every layer where that costs exactness. The default cap exists to stop the growth of
+float models' exact types from layer to layer; it leaves quantized layers alone (`Layer.quantized`:
+their types follow from the quantizers around them, exact and as narrow as exactness allows), while a
+`maximum` the config names applies to every layer. Weights, biases and parameters left 'auto' keep the
 default width with the integer bits their values need (no saturation, more fraction bits).
 """
 
@@ -37,6 +40,7 @@ def infer_precision(graph: Graph, context: PassContext) -> None:
     cuts = []
     for layer in graph.layers.values():
         rule, already_capped = RULES.get(layer.kind), len(context.capped)
+        context.cap = None if layer.quantized and context.maximum_is_default else context.maximum
         if rule is not None:
             try:
                 rule(graph, layer, context)
@@ -89,7 +93,7 @@ def fitted_type(values: np.ndarray, width: int) -> FixedPrecisionType:
 def clamped(width: int, integer: int, signed: bool, context: PassContext) -> FixedPrecisionType:
     """fixed<width, integer> with the width and the integer bits each capped by `context.maximum`;
     a cap that bites is recorded in `context.capped` (infer_precision warns about it)."""
-    needed, maximum = FixedPrecisionType(max(width, 1), integer, signed), context.maximum
+    needed, maximum = FixedPrecisionType(max(width, 1), integer, signed), context.cap
     if maximum is None or (width <= maximum.width and integer <= maximum.integer):
         return needed
     given = FixedPrecisionType(max(min(width, maximum.width), 1), min(integer, maximum.integer), signed)

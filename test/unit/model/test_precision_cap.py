@@ -100,3 +100,23 @@ def dense_graph(build_layer, weights: np.ndarray, input_type: str, **types: str)
     )
     graph.inputs, graph.outputs = ['x'], ['fc']
     return graph
+
+
+def test_the_default_cap_leaves_a_quantized_layer_exact_and_a_named_maximum_does_not(build_layer) -> None:
+    """A quantized layer (types from its frontend's quantizers) whose exact accumulator needs more than
+    the default cap: 9-bit integers times 8-bit integer weights over 256 inputs need 26 integer bits and
+    14 fraction bits of bias, 40 bits in all."""
+    weights = np.random.default_rng(5).integers(-128, 128, (256, 4)).astype(float)
+    graph = dense_graph(build_layer, weights, 'fixed<9,9>', weight='fixed<8,8>', bias='fixed<20,6>')
+    graph.layers['fc'].quantized = True
+    context = PassContext(FixedPrecisionType(16, 6), DEFAULT_MAXIMUM_PRECISION, maximum_is_default=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        infer_precision(graph, context)
+    accum = graph.layers['fc'].types['accum']
+    assert accum.width > 32 and accum.integer > 16 and context.capped == []
+    named = dense_graph(build_layer, weights, 'fixed<9,9>', weight='fixed<8,8>', bias='fixed<20,6>')
+    named.layers['fc'].quantized = True
+    with pytest.warns(UserWarning, match=CAP_WARNING):
+        infer_precision(named, PassContext(FixedPrecisionType(16, 6), DEFAULT_MAXIMUM_PRECISION))
+    assert named.layers['fc'].types['accum'].width <= 32
