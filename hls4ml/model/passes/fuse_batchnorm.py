@@ -16,12 +16,16 @@ def fuse_batchnorm(graph: Graph, context: PassContext) -> None:
     the batch normalization's. Folding needs the Dense accumulator to be 'auto' (it is then sized
     for the folded weights; as in hls4ml, explicit types keep both layers), explicit weight or bias
     types that hold the folded values, and neither layer traced nor the Dense output a model output.
+    A Dense marked `quantized_weights` (a quantization-aware frontend's exact weights, HGQ2) is never
+    folded into: the folded products would be rounded into its weight types.
     """
     for layer in list(graph.layers.values()):
         if layer.kind != 'BatchNormalization':
             continue
         dense = graph.producer(layer.inputs[0])
         if dense.kind != 'Dense' or len(graph.consumers(dense.outputs[0])) != 1:
+            continue
+        if dense.attributes.get('quantized_weights'):
             continue
         if dense.outputs[0] in graph.outputs or dense.attributes.get('trace') or layer.attributes.get('trace'):
             continue
