@@ -109,6 +109,31 @@ def conv_model(seed: int = 2):
     return model
 
 
+@functools.cache
+def table_model(seed: int = 3):
+    """8 -> QDense(8) -> QBatchNormalization -> QUnaryFunctionLUT(tanh) -> QDense(5) -> QSoftmax: a standalone
+    batch normalization, a table activation (heterogeneous input quantizer, uniform output quantizer) and
+    HGQ2's table softmax (its exp and inverse tables)."""
+    import keras
+    from hgq.layers import QBatchNormalization, QDense, QSoftmax, QUnaryFunctionLUT
+
+    keras.utils.set_random_seed(seed)
+    model = keras.Sequential(
+        [
+            keras.Input((DENSE_FEATURES,)),
+            QDense(8),
+            QBatchNormalization(),
+            QUnaryFunctionLUT('tanh'),
+            QDense(5),
+            QSoftmax(),
+        ]
+    )
+    x = np.random.default_rng(seed).uniform(-4, 4, (512, DENSE_FEATURES)).astype(np.float32)
+    _train(model, x, 5, seed)
+    heterogenize(model, seed)
+    return model
+
+
 def hgq_outputs(model, x: np.ndarray, chunk: int = 25_000) -> np.ndarray:
     """HGQ2's own inference `model(x, training=False)`, in chunks, flattened per sample."""
     parts = [np.asarray(model(x[start : start + chunk], training=False)) for start in range(0, len(x), chunk)]

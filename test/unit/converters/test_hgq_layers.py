@@ -1,7 +1,8 @@
 """The HGQ2 layers of the second round (hls4ml/converters/keras/hgq.py), without a compiler: the IR they
 become and the emulator against HGQ2's own inference `model(x, training=False)`, for
-QBatchNormalization, QEinsumDenseBatchnorm, dense layers over the last axis of 2-D inputs, and the
-merges QSubtract, QMultiply, QMaximum and QMinimum."""
+QBatchNormalization, QEinsumDenseBatchnorm, dense layers over the last axis of 2-D inputs, the merges
+QSubtract, QMultiply, QMaximum and QMinimum, and the table layers QUnaryFunctionLUT,
+QAffinedUnaryFunctionLUT and QSoftmax (hgq_tables.py) with their refusals."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ pytest.importorskip('hgq')
 
 import hgq_models  # noqa: E402
 import keras  # noqa: E402
+from hgq.config import QuantizerConfig  # noqa: E402
 from hgq.layers import (  # noqa: E402
+    QAffinedUnaryFunctionLUT,
     QBatchNormalization,
     QConv1D,
     QDense,
@@ -20,7 +23,9 @@ from hgq.layers import (  # noqa: E402
     QMaximum,
     QMinimum,
     QMultiply,
+    QSoftmax,
     QSubtract,
+    QUnaryFunctionLUT,
 )
 
 import hls4ml  # noqa: E402
@@ -94,3 +99,87 @@ def test_merges(tmp_path, merge) -> None:
     (merged,) = [layer for layer in hls_model.get_layers() if layer.kind == 'Merge']
     assert merged.attributes['op'] == merge.__name__[1:].lower()
     _assert_emulator_exact(model, hls_model, (6,))
+
+
+# ---- tables ---------------------------------------------------------------------------------------
+
+
+def _only(hls_model, kind: str):
+    (layer,) = [layer for layer in hls_model.get_layers() if layer.kind == kind]
+    return layer
+
+
+def test_unary_lut_with_a_folded_output_quantizer(tmp_path) -> None:
+    """tanh over a heterogeneous input quantizer; the uniform output quantizer is the table's result type."""
+    keras.utils.set_random_seed(10)
+    model = keras.Sequential([keras.Input((6,)), QDense(5), QUnaryFunctionLUT('tanh')])
+    hgq_models.heterogenize(model, 10)
+    hls_model = _convert(model, tmp_path)
+    assert [layer.kind for layer in hls_model.get_layers()][-2:] == ['FixedPointQuantizer', 'UnaryLUT']
+    lut = _only(hls_model, 'UnaryLUT')
+    input_type = hls_model.graph.input_type(lut)
+    assert lut.attributes['table_size'] == 2**input_type.width  # one entry per input value
+    assert lut.types['result'] != lut.types['table']  # the output quantizer, folded
+    _assert_emulator_exact(model, hls_model, (6,))
+
+
+def test_affined_lut_with_a_per_element_output_quantizer(tmp_path) -> None:
+    per_element = QuantizerConfig('kif', 'datalane', i0=1, f0=4, overflow_mode='SAT', round_mode='RND_CONV')
+    keras.utils.set_random_seed(11)
+    lut = QAffinedUnaryFunctionLUT('sigmoid', oq_conf=per_element)
+    model = keras.Sequential([keras.Input((6,)), QDense(4), lut])
+    hgq_models.heterogenize(model, 11)
+    lut.scale.assign(np.array([1.7], dtype=np.float32))
+    lut.bias.assign(np.array([-0.3], dtype=np.float32))
+    widths = lut.oq.quantizer
+    widths._f.assign(np.arange(4, dtype=np.float32).reshape(widths._f.shape) + 2)
+    hls_model = _convert(model, tmp_path)
+    assert [layer.kind for layer in hls_model.get_layers()][-2:] == ['UnaryLUT', 'FixedPointQuantizer']
+    _assert_emulator_exact(model, hls_model, (6,))
+
+
+def test_lut_without_an_output_quantizer_keeps_the_float32_values(tmp_path) -> None:
+    keras.utils.set_random_seed(12)
+    model = keras.Sequential([keras.Input((4,)), QUnaryFunctionLUT('softsign', enable_oq=False)])
+    hgq_models.heterogenize(model, 12)
+    hls_model = _convert(model, tmp_path)
+    lut = _only(hls_model, 'UnaryLUT')
+    entries = lut.weights['table']
+    np.testing.assert_array_equal(entries.astype(np.float32), entries)  # float32 values, held exactly
+    _assert_emulator_exact(model, hls_model, (4,))
+
+
+def test_softmax_tables(tmp_path) -> None:
+    """QSoftmax after a QDense, with its own input quantizer and a non-unit input scaler."""
+    keras.utils.set_random_seed(13)
+    softmax = QSoftmax(enable_iq=True, input_scaler=0.75)
+    model = keras.Sequential([keras.Input((6,)), QDense(5), softmax])
+    hgq_models.heterogenize(model, 13)
+    hls_model = _convert(model, tmp_path)
+    layer = _only(hls_model, 'Softmax')
+    assert layer.attributes['max_minus_x'] and 'exp_table' in layer.weights
+    _assert_emulator_exact(model, hls_model, (6,))
+    config = hls4ml.utils.config_from_keras_model(model, granularity='name')
+    config['LayerName'][softmax.name]['Implementation'] = 'latency'
+    latency = _convert(model, tmp_path / 'latency', hls_config=config)
+    with pytest.raises(ValueError, match="computed for the 'stable' implementation"):
+        interpret(latency, np.zeros((1, 6), dtype=np.float32))  # and so would writing the project
+
+
+@pytest.mark.parametrize(
+    'layer, message',
+    [
+        (lambda: QSoftmax(stable=False), 'stable=False is not supported'),
+        (lambda: QSoftmax(allow_heterogeneous_table=True), 'per-element tables'),
+        (lambda: QUnaryFunctionLUT('tanh', enable_iq=False), 'no finite set of values'),
+        (
+            lambda: QUnaryFunctionLUT('tanh', iq_conf=QuantizerConfig('kif', 'datalane', i0=6, f0=12)),
+            'narrow its input quantizer',
+        ),
+    ],
+    ids=['unstable softmax', 'heterogeneous tables', 'lut without input quantizer', 'lut too wide'],
+)
+def test_table_refusals_name_the_layer_and_the_reason(tmp_path, layer, message) -> None:
+    model = keras.Sequential([keras.Input((4,)), layer()])
+    with pytest.raises(ValueError, match=message):
+        _convert(model, tmp_path)
