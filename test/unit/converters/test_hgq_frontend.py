@@ -24,7 +24,6 @@ from hgq.layers import (  # noqa: E402
     QDense,
     QEinsumDense,
     QGlobalMaxPooling1D,
-    QSoftmax,
     Quantizer,
 )
 
@@ -125,9 +124,6 @@ def test_conv1d_and_pooling(tmp_path) -> None:
 
 
 def test_refusals_name_the_layer(tmp_path) -> None:
-    softmax = keras.Sequential([keras.Input((4,)), QSoftmax()])
-    with pytest.raises(ValueError, match='QSoftmax'):
-        _convert(softmax, tmp_path)
     scaled = keras.Sequential([keras.Input((4,)), Quantizer(QuantizerConfig('kif', 'datalane', scaler=3.0))])
     with pytest.raises(ValueError, match="'quantizer.*scaler"):
         _convert(scaled, tmp_path)
@@ -179,8 +175,7 @@ def test_stochastic_rounding_dummy_quantizer_and_qnoise(tmp_path) -> None:
 
 
 REFUSED = {
-    'QSoftmax': lambda layers: layers.QSoftmax(),
-    'QUnaryFunctionLUT': lambda layers: layers.QUnaryFunctionLUT('tanh'),
+    'QMeanPow2': lambda layers: layers.QMeanPow2(),
     'QSum': lambda layers: layers.QSum(),
     'QDenseT': lambda layers: layers.QDenseT(3),
 }

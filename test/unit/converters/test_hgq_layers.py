@@ -56,8 +56,8 @@ def test_batchnorm_after_a_conv_and_a_per_particle_einsum_batchnorm(tmp_path) ->
     over the last axis, as HGQ2's jet-tagging models use it: a pointwise Conv1D) -> Flatten -> QDense."""
     keras.utils.set_random_seed(7)
     inputs = keras.Input((6, 3))
-    batchnorm = QBatchNormalization()
-    einsum = QEinsumDenseBatchnorm('bnc,cC->bnC', (4, 5), bias_axes='C', activation='relu')
+    batchnorm = QBatchNormalization(name='bn')
+    einsum = QEinsumDenseBatchnorm('bnc,cC->bnC', (4, 5), bias_axes='C', activation='relu', name='einsum')
     hidden = einsum(batchnorm(QConv1D(4, 3, activation='relu')(inputs)))
     model = keras.Model(inputs, QDense(3)(keras.layers.Flatten()(hidden)))
     _statistics(batchnorm, 1)
@@ -68,9 +68,9 @@ def test_batchnorm_after_a_conv_and_a_per_particle_einsum_batchnorm(tmp_path) ->
     widths._i.assign(np.full(widths._i.shape, 2, dtype=np.float32))
     hls_model = _convert(model, tmp_path)
     kinds = {layer.name: layer.kind for layer in hls_model.get_layers()}
-    assert kinds['q_batch_normalization'] == 'BatchNormalization'
-    assert kinds['q_einsum_dense_batchnorm'] == 'Conv1D'
-    scale = hls_model.graph.layers['q_batch_normalization'].weights['scale']
+    assert kinds['bn'] == 'BatchNormalization'
+    assert kinds['einsum'] == 'Conv1D'
+    scale = hls_model.graph.layers['bn'].weights['scale']
     assert (scale[::4] == 0).all() and (scale[1::4] != 0).all() and len(set(scale.tolist())) >= 3  # one pruned
     _assert_emulator_exact(model, hls_model, (6, 3))
 
