@@ -253,13 +253,11 @@ def _dense_kernel(source: Source, kernel: np.ndarray) -> np.ndarray:
     probe_kernel = rng.integers(-8, 9, kernel.shape).astype(np.float64)
     try:
         expected = np.einsum(source.config['equation'], probe, probe_kernel)
-    except ValueError:
-        expected = None
-    for transposed in (False, True):
-        matrix = probe_kernel.T if transposed else probe_kernel
-        if expected is not None and kernel.ndim == 2 and matrix.shape[0] == shape[-1]:
-            if (probe @ matrix).shape == expected.shape and np.array_equal(probe @ matrix, expected):
-                return kernel.T if transposed else kernel
+    except ValueError:  # the equation does not fit these shapes
+        expected = np.zeros(0)
+    for matrix, result in ((probe_kernel, kernel), (probe_kernel.T, kernel.T)) if kernel.ndim == 2 else ():
+        if matrix.shape[0] == shape[-1] and np.array_equal(probe @ matrix, expected):
+            return result
     raise UnsupportedLayer(
         f'{source.origin}: only QEinsumDense equations that are a dense layer over the last input axis are '
         f'supported, got {source.config["equation"]!r}'
@@ -278,9 +276,7 @@ def _affine_layer(source: Source, inputs: list[str], kernel: np.ndarray, bias: n
     rank = len(shape) - 1
     pointwise = kernel.reshape((1,) * rank + kernel.shape)
     inner = Source(source.layer, source.name, inputs, source.input_shapes, config_override={})
-    layer = spatial._convolution(inner, rank, f'Conv{rank}D', pointwise, bias, kernel.shape[1])
-    layer.weights['weight'] = pointwise
-    return layer
+    return spatial._convolution(inner, rank, f'Conv{rank}D', pointwise, bias, kernel.shape[1])
 
 
 DENSE_CLASSES = ('QDense', 'QBatchNormDense', 'QEinsumDense', 'QEinsumDenseBatchnorm')

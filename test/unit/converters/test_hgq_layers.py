@@ -150,16 +150,20 @@ def test_lut_without_an_output_quantizer_keeps_the_float32_values(tmp_path) -> N
 
 
 def test_softmax_tables(tmp_path) -> None:
-    """QSoftmax after a QDense, with its own input quantizer and a non-unit input scaler."""
+    """QSoftmax after a QDense, with its own input quantizer, a non-unit input scaler and an exp table of
+    12 fraction bits, converted with the per-name config (which lists the tables' exact types: its
+    defaults, fixed<18,8>, would round the entries)."""
     keras.utils.set_random_seed(13)
-    softmax = QSoftmax(enable_iq=True, input_scaler=0.75)
+    fine = QuantizerConfig('kif', 'table', i0=1, f0=12)
+    softmax = QSoftmax(enable_iq=True, input_scaler=0.75, exp_oq_conf=fine)
     model = keras.Sequential([keras.Input((6,)), QDense(5), softmax])
     hgq_models.heterogenize(model, 13)
-    hls_model = _convert(model, tmp_path)
+    config = hls4ml.utils.config_from_keras_model(model, granularity='name')
+    assert config['LayerName'][softmax.name]['Precision']['exp_table'] == 'ufixed<13,1>'
+    hls_model = _convert(model, tmp_path, hls_config=config)
     layer = _only(hls_model, 'Softmax')
     assert layer.attributes['max_minus_x'] and 'exp_table' in layer.weights
     _assert_emulator_exact(model, hls_model, (6,))
-    config = hls4ml.utils.config_from_keras_model(model, granularity='name')
     config['LayerName'][softmax.name]['Implementation'] = 'latency'
     latency = _convert(model, tmp_path / 'latency', hls_config=config)
     with pytest.raises(ValueError, match="computed for the 'stable' implementation"):
