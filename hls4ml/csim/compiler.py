@@ -175,7 +175,7 @@ def _verified(entry: Path) -> Path | None:
     if not entry.exists():
         return None
     recorded = _read_entry(entry)
-    problem = 'its index entry is unreadable'
+    problem: str | None = 'its index entry is unreadable'
     if recorded is not None:
         library = entry.parents[1] / 'lib' / str(recorded.get('library', ''))
         problem = _damage(library, recorded)
