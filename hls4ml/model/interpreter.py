@@ -92,9 +92,10 @@ def _softmax(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArr
         return reference.softmax_argmax(x, result)
     tables = _tables(layer, graph)
     if implementation == 'stable':
-        reversed_difference = bool(layer.attributes.get('max_minus_x'))
-        accum = layer.types['accum']
-        return reference.softmax_stable(x, tables['exp_'], tables['inv_'], accum, result, None, reversed_difference)
+        max_minus_x = bool(layer.attributes.get('max_minus_x'))  # HGQ2's QSoftmax tables
+        return reference.softmax_stable(
+            x, tables['exp_'], tables['inv_'], layer.types['accum'], result, max_minus_x=max_minus_x
+        )
     return reference.softmax_latency(x, tables['exp_'], tables['inv_'], layer.types['accum'], result)
 
 

@@ -130,9 +130,9 @@ def q_unary_lut(source: Source) -> list[Layer]:
 # ---- QSoftmax -------------------------------------------------------------------------------------
 
 
-def _uniform_type(origin: str, wrapper: Any, columns: int, rounding_of_values: bool) -> FixedPrecisionType:
-    """The one type a uniform quantizer writes into (its rounding and overflow modes when
-    `rounding_of_values`: the kernel writes the exact value into it to quantize it)."""
+def _uniform_type(origin: str, wrapper: Any, columns: int, with_modes: bool) -> FixedPrecisionType:
+    """The one type a uniform quantizer writes into; `with_modes`: with its rounding and overflow modes
+    (an index type: the kernel writes the exact value into it, which is the quantization)."""
     spec = quantizer_triples(origin, wrapper, (columns,))
     if spec is None:
         raise UnsupportedLayer(f'{origin}: a softmax table without this quantizer is not supported')
@@ -142,16 +142,16 @@ def _uniform_type(origin: str, wrapper: Any, columns: int, rounding_of_values: b
     k, i, f = int(keep_negative[0]), int(integer[0]), int(fraction[0])
     if k + i + f <= 0:
         raise UnsupportedLayer(f'{origin}: a softmax table quantizer without bits is not supported')
-    return element_type(k, i, f, rounding, overflow) if rounding_of_values else element_type(k, i, f, 'TRN', 'WRAP')
+    return element_type(k, i, f, rounding, overflow) if with_modes else element_type(k, i, f, 'TRN', 'WRAP')
 
 
 def _softmax_table(source: Source, table: Any, columns: int) -> tuple[FixedPrecisionType, int, int, np.ndarray, Any]:
     """(index type, start, shift, entries, table type) of one of QSoftmax's two tables (sub-layers)."""
     origin = f"{source.origin}, table '{table.name}'"
-    index = _uniform_type(origin, table.iq, columns, rounding_of_values=True)
+    index = _uniform_type(origin, table.iq, columns, with_modes=True)
     start, shift, points = _whole_grid(origin, index)
     entries = _evaluate(origin, lambda x: table(x, training=False), points, columns)
-    entry_type = _uniform_type(origin, table.oq, columns, rounding_of_values=False)
+    entry_type = _uniform_type(origin, table.oq, columns, with_modes=False)
     if not np.array_equal(quantize(entries, entry_type).value, entries):  # HGQ2 quantized them into it
         raise UnsupportedLayer(f'{origin}: its entries are not values of its output quantizer type {entry_type}')
     return index, start, shift, entries, entry_type
