@@ -58,7 +58,7 @@ def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
     cost = Cost(register_bits=Range.exact(count * result), logic_bits=count * result)
     chain = ctx.compare_ns(data_bits)
     read = ZERO
-    if name in TABLE_ACTIVATIONS:
+    if name in TABLE_ACTIVATIONS or layer.kind == 'UnaryLUT':
         rf = 1 if ctx.io_stream else int(layer.attributes.get('reuse_factor', 1))
         memories, block_ram = table_memories(layer, ctx, {'': math.ceil(count / rf)})
         cost.memories += memories

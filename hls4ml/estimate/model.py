@@ -39,6 +39,7 @@ RULES: dict[str, Rule] = {
     'FixedPointQuantizer': quantizer.quantizer,
     # activations
     'Activation': other.activation,
+    'UnaryLUT': other.activation,
     'ParametrizedActivation': other.activation,
     'PReLU': other.activation,
     'HardActivation': other.activation,

@@ -57,6 +57,10 @@ def _activation(layer: Layer, x: FixedArray, graph: Graph, family: str) -> Fixed
     return getattr(reference, activation)(x, spec, result)
 
 
+def _unary_lut(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+    return reference.unary_lut(x, _tables(layer, graph)[''], layer.types['result'])
+
+
 def _parametrized(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
     activation, parameter = layer.attributes['activation'], layer.attributes['activ_param']
     param, result = layer.types['param'], layer.types['result']
@@ -87,8 +91,12 @@ def _softmax(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArr
     if implementation == 'argmax':
         return reference.softmax_argmax(x, result)
     tables = _tables(layer, graph)
-    kernel = reference.softmax_stable if implementation == 'stable' else reference.softmax_latency
-    return kernel(x, tables['exp_'], tables['inv_'], layer.types['accum'], result)
+    if implementation == 'stable':
+        max_minus_x = bool(layer.attributes.get('max_minus_x'))  # HGQ2's QSoftmax tables
+        return reference.softmax_stable(
+            x, tables['exp_'], tables['inv_'], layer.types['accum'], result, max_minus_x=max_minus_x
+        )
+    return reference.softmax_latency(x, tables['exp_'], tables['inv_'], layer.types['accum'], result)
 
 
 def _topk(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
@@ -157,6 +165,7 @@ KERNELS: dict[str, Kernel] = {
     'Dense': _dense,
     'BatchNormalization': _batchnorm,
     'Activation': _activation,
+    'UnaryLUT': _unary_lut,
     'ParametrizedActivation': _parametrized,
     'PReLU': _prelu,
     'HardActivation': _hard_activation,

@@ -151,6 +151,16 @@ LAYER_KINDS: dict[str, LayerKind] = {
             (*COMMON_KEYS, *TABLE_KEYS),
             rules.same_shape,
         ),
+        # a lookup table over the whole input grid (HGQ2's QUnaryFunctionLUT): weights 'table' (entry k for
+        # the input (table_start + k) * 2**-table_shift, computed by the frontend), each input reads its own
+        LayerKind(
+            'UnaryLUT',
+            {'result': 'auto', 'table': 'auto'},
+            ('table',),
+            (*COMMON_KEYS, 'ReuseFactor'),
+            rules.same_shape,
+            rules.lut_weights,
+        ),
         LayerKind(
             'ParametrizedActivation',
             {'result': 'auto', 'param': 'auto', 'table': DEFAULT_TABLE_PRECISION},

@@ -203,6 +203,11 @@ def quantizer_weights(layer: Layer) -> dict[str, Shape]:
     return dict.fromkeys(('keep_negative', 'integer_bits', 'fraction_bits'), (n_params,))
 
 
+def lut_weights(layer: Layer) -> dict[str, Shape]:
+    """UnaryLUT: one entry per point of its grid (`table_size` of them)."""
+    return {'table': (layer.attributes['table_size'],)}
+
+
 def conv_weights(rank: int, depthwise: bool = False):
     """Keras kernel layout: (filt_height?, filt_width, n_chan, n_filt), depthwise (…, n_chan)."""
 

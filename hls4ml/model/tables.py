@@ -16,6 +16,9 @@ Why the left end: the table is exact on every grid point, so an input type no fi
 reads f exactly (up to the table type's rounding), and exp(0) == 1 exactly for stable softmax,
 whose largest input is always exactly 0. The price is an error of up to one step times the slope.
 
+Explicit tables (`TableSpec.entries`, `explicit_table`) hold values a frontend computed itself on a
+grid it chose, typically every value of the input type, so that each input reads its own entry.
+
 How a grid is chosen (`_grid`): the window [low, high) of inputs worth tabulating is the part of
 the input type's range where f is not yet at its limit within half an LSB of the table type; the
 step is the smallest power of two that fits the window into `size` entries, but never finer than
@@ -84,6 +87,9 @@ class TableSpec:
     size: int
     table_type: FixedPrecisionType
     index_type: FixedPrecisionType
+    # explicit values of the entries (a quantization-aware model's own function, e.g. HGQ2's LUTs, evaluated
+    # by its frontend on every grid point), written into table_type with its rounding and overflow modes
+    entries: tuple[float, ...] | None = None
 
     @property
     def step(self) -> float:
@@ -122,8 +128,13 @@ def table_values(spec: TableSpec, family: str = 'ap') -> FixedArray:
     """The entries, each the nearest representable value of the table type at or inside its range.
 
     Values are clipped to the type's range before quantization, so an entry never wraps (1/0 of
-    the reciprocal table becomes the type's maximum).
+    the reciprocal table becomes the type's maximum). Explicit entries are written into the type as
+    they are, overflow mode included: they are what the model's own quantizer would see.
     """
+    if spec.entries is not None:
+        explicit = quantize(np.asarray(spec.entries, dtype=np.float64), spec.table_type, family)
+        explicit.raw.setflags(write=False)
+        return explicit
     with np.errstate(over='ignore'):  # exp far beyond the type's range: clipped below
         values = FUNCTIONS[spec.function](spec.points())
     kind = spec.table_type
@@ -181,7 +192,7 @@ def _index_width(start: int, size: int) -> int:
     return max(start + size, 1 - start).bit_length() + 1
 
 
-def _index_type(start: int, size: int, shift: int) -> FixedPrecisionType:
+def index_type(start: int, size: int, shift: int) -> FixedPrecisionType:
     """Signed TRN + SAT with `shift` fractional bits; inputs outside the table saturate outside it too."""
     width = _index_width(start, size)
     return FixedPrecisionType(width, width - shift, True, 'TRN', 'SAT')
@@ -208,7 +219,7 @@ def make_table(
     if kind.width > MAX_TABLE_WIDTH:
         raise ValueError(f'{function} table type {kind} is wider than {MAX_TABLE_WIDTH} bits')
     start, shift = _grid(low, high, input_lsb, size, anchor)
-    spec = TableSpec(function, start, shift, size, kind, _index_type(start, size, shift))
+    spec = TableSpec(function, start, shift, size, kind, index_type(start, size, shift))
     _check_limits(spec)
     return spec
 
@@ -317,3 +328,29 @@ def _reciprocal_table(
     high = min(n_in * float(reachable.max()), accum.max)
     low = min(max(low, accum.min), high)
     return make_table('reciprocal', low, high + _lsb(accum), _lsb(accum), exp_spec.size, inv_table_type, 'low')
+
+
+def explicit_table(
+    label: str,
+    start: int,
+    shift: int,
+    entries: np.ndarray,
+    table_type: str | PrecisionType,
+    index: str | PrecisionType | None = None,
+) -> TableSpec:
+    """A table of given entries on the grid (start + k) * 2**-shift, k < len(entries) (a power of two).
+
+    `index` replaces the TRN + SAT index type: an input is written into it with its own rounding and
+    overflow (a quantizer, e.g. HGQ2's, whose every value has an entry); it must have `shift` fraction bits.
+    """
+    kind = _as_fixed(table_type, f'{label} table')
+    size = len(entries)
+    if size < 2 or size & (size - 1):
+        raise ValueError(f'{label} table: {size} entries, not a power of two of at least 2')
+    if kind.width > MAX_TABLE_WIDTH or _index_width(start, size) > MAX_INDEX_WIDTH or abs(shift) > MAX_SHIFT:
+        raise ValueError(f'{label} table: type {kind}, grid start {start} or shift {shift} out of range')
+    values = tuple(float(value) for value in np.asarray(entries, dtype=np.float64))
+    grid = index_type(start, size, shift) if index is None else _as_fixed(index, f'{label} index')
+    if grid.width - grid.integer != shift:
+        raise ValueError(f'{label} table: index type {grid} does not have {shift} fraction bits')
+    return TableSpec(label, start, shift, size, kind, grid, values)

@@ -6,7 +6,7 @@ import warnings
 from typing import Any
 
 from hls4ml.backends import get_backend, script_values
-from hls4ml.model.ir import Graph
+from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS
 from hls4ml.model.types import parse_precision
 
@@ -71,6 +71,16 @@ def layer_entry(kind_name: str, default_reuse_factor: int) -> dict[str, Any]:
     return entry
 
 
+def _named_entry(layer: Layer, default_reuse_factor: int) -> dict[str, Any]:
+    """`layer_entry`, listing the types a frontend preset (quantized models: exact types, HGQ2's tables)
+    instead of the kind's defaults: a listed type wins over a preset one, so the defaults would replace them."""
+    entry = layer_entry(layer.kind, default_reuse_factor)
+    for var, precision in layer.types.items():
+        if var in entry['Precision']:
+            entry['Precision'][var] = str(precision)
+    return entry
+
+
 def config_from_graph(
     graph: Graph,
     granularity: str,
@@ -86,9 +96,7 @@ def config_from_graph(
             layer.kind: layer_entry(layer.kind, default_reuse_factor) for layer in graph.layers.values()
         }
     elif granularity == 'name':
-        config['LayerName'] = {
-            layer.name: layer_entry(layer.kind, default_reuse_factor) for layer in graph.layers.values()
-        }
+        config['LayerName'] = {layer.name: _named_entry(layer, default_reuse_factor) for layer in graph.layers.values()}
     return config
 
 

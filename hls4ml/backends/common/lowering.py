@@ -149,6 +149,11 @@ def lower_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
     return _activation_impl(layer, context, activation, 'nnet_activation.h')
 
 
+def lower_unary_lut(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = _activation_impl(layer, context, 'unary_lut', 'nnet_activation_table.h')
+    return lower_table_activation(layer, context, impl, 'unary_lut')
+
+
 def lower_parametrized(layer: Layer, context: LoweringContext) -> LayerImpl:
     activation = layer.attributes['activation']
     if activation == 'elu':
@@ -228,6 +233,7 @@ LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
     'Dense': lower_dense,
     'BatchNormalization': lower_batchnorm,
     'Activation': lower_activation,
+    'UnaryLUT': lower_unary_lut,
     'ParametrizedActivation': lower_parametrized,
     'PReLU': lower_prelu,
     'HardActivation': lower_hard_activation,

@@ -58,8 +58,12 @@ def lower_softmax(layer: Layer, context: LoweringContext, impl: LayerImpl) -> La
     impl.function = f'nnet::softmax_{implementation}'
     impl.statics.append(('unsigned', 'implementation', f'nnet::softmax_{implementation}_impl'))
     tables = layer_tables(layer, _input_type(layer, context))
+    if layer.attributes.get('max_minus_x'):
+        impl.statics.append(('bool', 'max_minus_x', 'true'))
     if tables:
-        impl.statics.append(('unsigned', 'table_size', str(layer.attributes['table_size'])))
+        sizes = {spec.size for spec in tables.values()}  # the kernel has one size for both tables
+        assert len(sizes) == 1, f'{layer.describe()}: tables of different sizes {sorted(sizes)}'
+        impl.statics.append(('unsigned', 'table_size', str(sizes.pop())))
         impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
     for prefix, spec in tables.items():
         impl.arguments.append(_emit(impl, context, layer, prefix, spec))

@@ -1,6 +1,13 @@
 """The Keras 3 frontend: `parse_keras_model(model) -> (Graph, origin names)`."""
 
-from hls4ml.converters.keras import hgq, selection, som, spatial, structure  # noqa: F401  (they register their handlers)
+from hls4ml.converters.keras import (  # noqa: F401  (they register their handlers)
+    hgq,
+    hgq_tables,
+    selection,
+    som,
+    spatial,
+    structure,
+)
 from hls4ml.converters.keras.handlers import HANDLERS
 from hls4ml.converters.keras.parser import KerasConversionError, parse_keras_model, unsupported_layers
 

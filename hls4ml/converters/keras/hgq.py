@@ -47,6 +47,11 @@ HGQ_CLASSES = (
     'QDense',
     'QBatchNormDense',
     'QEinsumDense',
+    'QEinsumDenseBatchnorm',
+    'QBatchNormalization',
+    'QUnaryFunctionLUT',
+    'QAffinedUnaryFunctionLUT',
+    'QSoftmax',
     'QConv1D',
     'QConv2D',
     *MERGES,
@@ -238,30 +243,79 @@ def quantized_weights(layer: Any) -> tuple[np.ndarray, np.ndarray | None]:
 
 
 def _dense_kernel(source: Source, kernel: np.ndarray) -> np.ndarray:
-    if type(source.layer).__name__ != 'QEinsumDense':
+    """The (n_in, n_out) matrix of a dense layer; for QEinsumDense(Batchnorm) only equations that are a
+    dense layer over the last input axis, checked on integer probes (exact in float64)."""
+    if not type(source.layer).__name__.startswith('QEinsumDense'):
         return kernel
-    equation, n_in = source.config['equation'], source.input_shapes[0][-1]
-    reference = np.einsum(equation, np.eye(n_in), kernel) if kernel.ndim == 2 else None  # rows: the batch
-    if reference is None or reference.shape != kernel.shape or not np.array_equal(reference, kernel):
-        raise UnsupportedLayer(f'{source.origin}: only QEinsumDense equations that are a dense layer are supported')
-    return kernel
+    shape = source.input_shapes[0]
+    rng = np.random.default_rng(0)
+    probe = rng.integers(-8, 9, (2, *shape)).astype(np.float64)
+    probe_kernel = rng.integers(-8, 9, kernel.shape).astype(np.float64)
+    try:
+        expected = np.einsum(source.config['equation'], probe, probe_kernel)
+    except ValueError:  # the equation does not fit these shapes
+        expected = np.zeros(0)
+    for matrix, result in ((probe_kernel, kernel), (probe_kernel.T, kernel.T)) if kernel.ndim == 2 else ():
+        if matrix.shape[0] == shape[-1] and np.array_equal(probe @ matrix, expected):
+            return result
+    raise UnsupportedLayer(
+        f'{source.origin}: only QEinsumDense equations that are a dense layer over the last input axis are '
+        f'supported, got {source.config["equation"]!r}'
+    )
 
 
-@handles('QDense', 'QBatchNormDense', 'QEinsumDense', produces=(*QUANTIZER, 'Dense', *ACTIVATION_KINDS))
+def _affine_layer(source: Source, inputs: list[str], kernel: np.ndarray, bias: np.ndarray) -> Layer:
+    """A Dense for a 1-D input; over the last axis of a 2-D or 3-D input, as Keras applies a dense
+    layer, a pointwise convolution (window 1, stride 1) of the same kernel."""
+    shape = source.input_shapes[0]
+    weights = {'weight': kernel, 'bias': bias}
+    if len(shape) == 1:
+        return source.make('Dense', inputs=inputs, n_in=kernel.shape[0], n_out=kernel.shape[1], weights=weights)
+    if len(shape) > 3:
+        raise UnsupportedLayer(f'{source.origin}: inputs of shape {shape} are not supported (at most 3-D)')
+    rank = len(shape) - 1
+    pointwise = kernel.reshape((1,) * rank + kernel.shape)
+    inner = Source(source.layer, source.name, inputs, source.input_shapes, config_override={})
+    return spatial._convolution(inner, rank, f'Conv{rank}D', pointwise, bias, kernel.shape[1])
+
+
+DENSE_CLASSES = ('QDense', 'QBatchNormDense', 'QEinsumDense', 'QEinsumDenseBatchnorm')
+
+
+@handles(*DENSE_CLASSES, produces=(*QUANTIZER, 'Dense', 'Conv1D', 'Conv2D', *ACTIVATION_KINDS))
 def q_dense(source: Source) -> list[Layer]:
     _check_hgq(source)
-    if len(source.input_shapes[0]) != 1:
-        raise UnsupportedLayer(f'{source.origin}: inputs of shape {source.input_shapes[0]} are not supported (1-D)')
     quantizers, inputs = _input_quantizers(source)
     kernel, qbias = quantized_weights(source.layer)
     kernel = _dense_kernel(source, kernel)
-    n_in, n_out = kernel.shape
+    n_out = kernel.shape[1]
     bias = qbias.reshape(-1) if qbias is not None else np.zeros(n_out)
     if bias.size != n_out:
         raise UnsupportedLayer(f'{source.origin}: a bias of {bias.size} values for {n_out} outputs is not supported')
     _warn_float32(source, quantizers, kernel, bias)
-    dense = source.make('Dense', inputs=inputs, n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
-    return _finish(source, [*quantizers, _products(source, dense, kernel, bias)], (n_out,))
+    layer = _affine_layer(source, inputs, kernel, bias)
+    layer.attributes['quantized_weights'] = True  # exact as HGQ2 has them: no pass may round them
+    shape = (*source.input_shapes[0][:-1], n_out)
+    return _finish(source, [*quantizers, _products(source, layer, kernel, bias)], shape)
+
+
+@handles('QBatchNormalization', produces=(*QUANTIZER, 'BatchNormalization'))
+def q_batch_normalization(source: Source) -> list[Layer]:
+    """x * qscale + qoffset per channel (the last axis), scale and offset as HGQ2 quantizes them."""
+    _check_hgq(source)
+    shape = source.input_shapes[0]
+    axis = source.config.get('axis')
+    if axis not in (-1, [-1], len(shape), [len(shape)]):
+        raise UnsupportedLayer(f'{source.origin}: batch normalization over axis {axis} is not supported (the last)')
+    quantizers, inputs = _input_quantizers(source)
+    scale, offset = (array_of(value).reshape(-1) for value in source.layer.qscaler_and_qoffset)
+    _warn_float32(source, quantizers, scale.reshape(1, -1), offset)
+    weights = {
+        name: np.broadcast_to(values, shape).reshape(-1).copy() for name, values in (('scale', scale), ('bias', offset))
+    }
+    layer = source.make('BatchNormalization', inputs=inputs, n_in=int(np.prod(shape)), weights=weights)
+    layer.types.update(scale=exact_type(scale), bias=exact_type(offset), result=_auto())
+    return _finish(source, [*quantizers, layer], shape)
 
 
 @handles('QConv1D', 'QConv2D', produces=(*QUANTIZER, 'Conv1D', 'Conv2D', *ACTIVATION_KINDS))

@@ -7,7 +7,8 @@ graph is known:
 2. relu and linear activations keep their input type (`exact_result`), as the quantizer after them reads
    the exact value;
 3. a uniform quantizer right after a layer that rounds its result once (Dense, convolutions, merges,
-   relu/linear, the model input) and read by nothing else becomes that layer's result type;
+   relu/linear, a UnaryLUT, the model input) and read by nothing else becomes that layer's result type;
+   a UnaryLUT otherwise writes its entries unchanged (result type = table type);
 4. a heterogeneous quantizer right after a model input types that input so that quantizing its value
    gives what HGQ2 gives on the float32 input (`hls4ml.model.quantizer.feeding_type`).
 """
@@ -37,6 +38,9 @@ def finish_hgq(graph: Graph) -> None:
     for layer in list(graph.layers.values()):
         if layer.kind == 'FixedPointQuantizer':
             _place_quantizer(graph, layer)
+    for layer in graph.layers.values():
+        if layer.kind == 'UnaryLUT' and isinstance(layer.types['result'], UnspecifiedPrecisionType):
+            layer.types['result'] = layer.types['table']
 
 
 def _preset_auto(layer: Layer) -> None:
@@ -74,4 +78,4 @@ def _rounds_once(layer: Layer) -> bool:
     """The layer computes its value exactly and writes it once into its result type."""
     if layer.kind == 'Activation':
         return layer.attributes.get('activation') in EXACT_ACTIVATIONS
-    return layer.kind in FOLDABLE
+    return layer.kind in FOLDABLE or layer.kind == 'UnaryLUT'  # its entries hold the quantizer's feeding type

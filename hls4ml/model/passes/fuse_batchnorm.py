@@ -18,12 +18,16 @@ def fuse_batchnorm(graph: Graph, context: PassContext) -> None:
     types that hold the folded values, and neither layer traced nor the Dense output a model output.
     A batch normalization marked `rescale` (a float scale applied to integers, converters/onnx) stays:
     folding it would turn the exact integer weights into rounded products.
+    A Dense marked `quantized_weights` (a quantization-aware frontend's exact weights, HGQ2) is never
+    folded into: the folded products would be rounded into its weight types.
     """
     for layer in list(graph.layers.values()):
         if layer.kind != 'BatchNormalization' or layer.attributes.get('rescale'):
             continue
         dense = graph.producer(layer.inputs[0])
         if dense.kind != 'Dense' or len(graph.consumers(dense.outputs[0])) != 1:
+            continue
+        if dense.attributes.get('quantized_weights'):
             continue
         if dense.outputs[0] in graph.outputs or dense.attributes.get('trace') or layer.attributes.get('trace'):
             continue

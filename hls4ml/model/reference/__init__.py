@@ -27,7 +27,7 @@ from hls4ml.model.reference.router import expert_choice, router
 from hls4ml.model.reference.soft_topk import soft_topk
 from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, softmax_stable
 from hls4ml.model.reference.som import som
-from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh
+from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh, unary_lut
 from hls4ml.model.reference.topk import topk
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     'som',
     'softsign',
     'tanh',
+    'unary_lut',
     'thresholded_relu',
     'topk',
     'router',

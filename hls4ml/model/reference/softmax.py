@@ -50,11 +50,13 @@ def softmax_stable(
     accum_type: Type,
     result_type: Type,
     n_slice: int | None = None,
+    max_minus_x: bool = False,
 ) -> FixedArray:
-    """e_i = exp_table(x_i - max x); res_i = e_i * inv_table(sum e), per row."""
+    """e_i = exp_table(x_i - max x) (max_minus_x: exp_table(max x - x_i)); res_i = e_i * inv_table(sum e),
+    per row."""
     rows = _rows(x, n_slice)
-    maximum = take(rows, (np.arange(rows.shape[0]), _first_max_index(rows)))
-    differences = rows - take(maximum, (slice(None), np.newaxis))
+    maximum = take(take(rows, (np.arange(rows.shape[0]), _first_max_index(rows))), (slice(None), np.newaxis))
+    differences = maximum - rows if max_minus_x else rows - maximum
     return _samples(_normalize(exp_spec.lookup(differences), inv_spec, accum_type, result_type), x)
 
 

@@ -65,3 +65,8 @@ def selu(x: FixedArray, param_type: Type, spec: TableSpec, result_type: Type) ->
     x = as_samples(x)
     positive_side = (constant(SELU_SCALE, param_type, x.family) * x).cast(result_type)
     return select(x.raw < 0, spec.lookup(x).cast(result_type), positive_side)
+
+
+def unary_lut(x: FixedArray, spec: TableSpec, result_type: Type) -> FixedArray:
+    """The entry of each input in a table over its whole grid (kind UnaryLUT), clamped at the ends."""
+    return spec.lookup(as_samples(x)).cast(result_type)

@@ -105,6 +105,11 @@ void selu(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::tab
     elementwise_stream<CONFIG_T>(data, res, selu_op<CONFIG_T>{table, scale});
 }
 
+template <class data_T, class res_T, typename CONFIG_T>
+void unary_lut(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    elementwise_stream<CONFIG_T>(data, res, table_lookup_op<CONFIG_T>{table});
+}
+
 // ---- batch normalization ---------------------------------------------------------------------------
 
 // The channel of a value is its flat index modulo n_scale_bias; when the element size is a multiple
@@ -135,7 +140,7 @@ template <class CONFIG_T, unsigned N> struct softmax_element_config : CONFIG_T {
     static_assert(N % softmax_rows<CONFIG_T>::slice == 0, "softmax stream: an element must hold whole rows");
 };
 
-template <class data_T, class res_T, typename CONFIG_T, bool subtract_max>
+template <class data_T, class res_T, typename CONFIG_T, int Difference>
 void softmax_with_tables(stream<data_T> &data, stream<res_T> &res,
                          const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                          const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
@@ -145,7 +150,7 @@ void softmax_with_tables(stream<data_T> &data, stream<res_T> &res,
         NNET_PIPELINE(1)
         const data_T in = data.read();
         res_T out;
-        softmax_with_tables<typename data_T::value_type, typename res_T::value_type, element_config, subtract_max>(
+        softmax_with_tables<typename data_T::value_type, typename res_T::value_type, element_config, Difference>(
             in.data, out.data, exp_table, inv_table);
         res.write(out);
     }
@@ -155,14 +160,15 @@ template <class data_T, class res_T, typename CONFIG_T>
 void softmax_stable(stream<data_T> &data, stream<res_T> &res,
                     const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                     const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
-    softmax_with_tables<data_T, res_T, CONFIG_T, true>(data, res, exp_table, inv_table);
+    softmax_with_tables<data_T, res_T, CONFIG_T, CONFIG_T::max_minus_x ? softmax_max_minus_x : softmax_x_minus_max>(
+        data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void softmax_latency(stream<data_T> &data, stream<res_T> &res,
                      const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                      const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
-    softmax_with_tables<data_T, res_T, CONFIG_T, false>(data, res, exp_table, inv_table);
+    softmax_with_tables<data_T, res_T, CONFIG_T, softmax_x>(data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>

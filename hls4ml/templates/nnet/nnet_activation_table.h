@@ -1,4 +1,5 @@
-// Table-based activations, io_parallel: sigmoid, tanh, softsign, softplus, elu, selu.
+// Table-based activations, io_parallel: sigmoid, tanh, softsign, softplus, elu, selu, and unary_lut (a
+// table of any function over the whole input grid).
 //
 // The table (`const typename CONFIG_T::table_t table[CONFIG_T::table_size]`) and its grid
 // (table_shift, table_start, index_t) come from hls4ml/model/tables.py; the index math is in
@@ -76,6 +77,15 @@ template <class CONFIG_T> struct selu_op {
     }
 };
 
+// The entry of x in a table over x's whole grid (kind UnaryLUT, HGQ2's QUnaryFunctionLUT): every input
+// value has its own entry, computed by the frontend; values beyond the table use the nearest end entry.
+template <class CONFIG_T> struct table_lookup_op {
+    const typename CONFIG_T::table_t *table;
+    template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const {
+        out = clamped_lookup<CONFIG_T>(table, x);
+    }
+};
+
 // The SELU constants of Klambauer et al. (2017), as Keras and PyTorch use them; only the scale
 // appears here (written into param_t), alpha is folded into the table by Python.
 constexpr double selu_scale = 1.0507009873554804934193349852946;
@@ -123,6 +133,13 @@ void selu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     const typename CONFIG_T::param_t scale = selu_scale;
     elementwise<CONFIG_T>(data, res, selu_op<CONFIG_T>{table, scale});
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void unary_lut(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+               const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    elementwise<CONFIG_T>(data, res, table_lookup_op<CONFIG_T>{table});
 }
 
 } // namespace nnet

@@ -76,7 +76,8 @@ void expert_choice(stream<data_T> &data, stream<res_T> &res,
     }
     for (unsigned t = 0; t < CONFIG_T::n_tokens; t++) {
         const data_T in = data.read();
-        softmax_row<typename data_T::value_type, gate_t, CONFIG_T, true>(in.data, gates[t], exp_table, inv_table);
+        softmax_row<typename data_T::value_type, gate_t, CONFIG_T, softmax_x_minus_max>(in.data, gates[t], exp_table,
+                                                                                     inv_table);
         for (unsigned e = 0; e < experts; e++) {
             queues[e].offer(gates[t][e], t);
         }

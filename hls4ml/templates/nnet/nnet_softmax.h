@@ -4,6 +4,8 @@
 // has its own kernel):
 //
 //   softmax_stable   e_i = exp_table(x_i - max_j x_j); sum = sum_i e_i; res_i = e_i * inv_table(sum)
+//                    (max_minus_x: exp_table(max_j x_j - x_i), the tables of HGQ2's QSoftmax, whose
+//                    index types are its quantizers)
 //   softmax_latency  the same without subtracting the maximum (cheaper, needs a wider exp table)
 //   softmax_argmax   one-hot of the first maximum (the lowest index among equal maxima)
 //
@@ -21,6 +23,9 @@ namespace nnet {
 // hls4ml 1.x numbering; 1 was its 'legacy' implementation, which is not provided.
 enum softmax_implementation { softmax_latency_impl = 0, softmax_stable_impl = 2, softmax_argmax_impl = 3 };
 
+// What the exp table reads: x (latency), x - max (stable), or max - x (stable, max_minus_x).
+enum softmax_difference { softmax_x = 0, softmax_x_minus_max = 1, softmax_max_minus_x = 2 };
+
 struct softmax_config {
     // Required typedefs: exp_table_t, inv_table_t, exp_index_t, inv_index_t, accum_t (not argmax).
     static const unsigned n_in = 10;
@@ -33,6 +38,7 @@ struct softmax_config {
     static const int exp_table_start = 0;
     static const int inv_table_shift = 0;
     static const int inv_table_start = 0;
+    static const bool max_minus_x = false;
 };
 
 template <class CONFIG_T> struct softmax_rows {
@@ -61,9 +67,9 @@ template <class data_T, unsigned N> inline unsigned first_max_index(const data_T
     return best;
 }
 
-// One row: e_i = exp_table(x_i - max) (stable) or exp_table(x_i) (latency), then
+// One row: e_i = exp_table(x_i - max) or exp_table(max - x_i) (stable) or exp_table(x_i) (latency), then
 // res_i = e_i / sum_j e_j through the reciprocal table.
-template <class data_T, class res_T, typename CONFIG_T, bool SubtractMax>
+template <class data_T, class res_T, typename CONFIG_T, int Difference>
 inline void softmax_row(const data_T *data, res_T *res, const typename CONFIG_T::exp_table_t *exp_table,
                         const typename CONFIG_T::inv_table_t *inv_table) {
     NNET_INLINE
@@ -74,7 +80,9 @@ inline void softmax_row(const data_T *data, res_T *res, const typename CONFIG_T:
     typename CONFIG_T::accum_t sum = 0;
     NNET_UNROLL
     for (unsigned i = 0; i < slice; i++) {
-        if (SubtractMax)
+        if (Difference == softmax_max_minus_x)
+            exp_res[i] = softmax_exp<CONFIG_T>(exp_table, x_max - data[i]);
+        else if (Difference == softmax_x_minus_max)
             exp_res[i] = softmax_exp<CONFIG_T>(exp_table, data[i] - x_max);
         else
             exp_res[i] = softmax_exp<CONFIG_T>(exp_table, data[i]);
@@ -91,7 +99,7 @@ inline void softmax_row(const data_T *data, res_T *res, const typename CONFIG_T:
 
 // The two table implementations: the same rows, with (stable) or without (latency) subtracting
 // each row's maximum first.
-template <class data_T, class res_T, typename CONFIG_T, bool subtract_max>
+template <class data_T, class res_T, typename CONFIG_T, int Difference>
 void softmax_with_tables(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
                          const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                          const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
@@ -99,7 +107,7 @@ void softmax_with_tables(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::
     typedef softmax_rows<CONFIG_T> rows;
     NNET_UNROLL
     for (unsigned row = 0; row < rows::count; row++) {
-        softmax_row<data_T, res_T, CONFIG_T, subtract_max>(data + row * rows::slice, res + row * rows::slice,
+        softmax_row<data_T, res_T, CONFIG_T, Difference>(data + row * rows::slice, res + row * rows::slice,
                                                            exp_table, inv_table);
     }
 }
@@ -109,7 +117,8 @@ void softmax_stable(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in]
                     const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                     const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     NNET_INLINE
-    softmax_with_tables<data_T, res_T, CONFIG_T, true>(data, res, exp_table, inv_table);
+    softmax_with_tables<data_T, res_T, CONFIG_T, CONFIG_T::max_minus_x ? softmax_max_minus_x : softmax_x_minus_max>(
+        data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
@@ -117,7 +126,7 @@ void softmax_latency(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in
                      const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                      const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     NNET_INLINE
-    softmax_with_tables<data_T, res_T, CONFIG_T, false>(data, res, exp_table, inv_table);
+    softmax_with_tables<data_T, res_T, CONFIG_T, softmax_x>(data, res, exp_table, inv_table);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>

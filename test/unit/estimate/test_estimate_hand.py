@@ -9,6 +9,7 @@ import pytest
 from estimate_models import WIDE, conv1d_model, dense_model, raw_weights
 
 from hls4ml.estimate.primitives import Range, signed_digits, significant_bits
+from hls4ml.model.graph import ModelGraph
 
 
 def row(estimate, name: str):
@@ -151,3 +152,47 @@ def test_io_stream_conv_keeps_a_line_buffer_and_streams_every_pixel() -> None:
     assert conv.resources['DSP'] == Range(72, 72)  # 3 x 3 x 2 x 4 products of one output pixel
     assert conv.interval.low >= 64  # one input pixel per cycle
     assert 'line buffer' in ' '.join(conv.notes)
+
+
+def _quantizer_model(triples: tuple, overflow: str):
+    """x (fixed<12,4>, 4 values) -> FixedPointQuantizer 'q' (RND, `overflow`) with per-element triples."""
+    from hls4ml.model.ir import Graph, Layer
+    from hls4ml.model.quantizer import quantizer_layer
+    from hls4ml.model.types import FixedPrecisionType
+    from hls4ml.utils.config import create_config
+
+    graph = Graph()
+    graph.add_layer(Layer('x', 'Input', [], ['x'], {'shape': (4,)}, {}, {'result': FixedPrecisionType(12, 4)}), [(4,)])
+    arrays = tuple(np.array(values) for values in triples)
+    graph.add_layer(quantizer_layer('q', 'x', arrays, ('RND', overflow), 4), [(4,)])
+    graph.inputs, graph.outputs = ['x'], ['q']
+    config = create_config('/tmp/hls4ml-estimate-tests', 'myproject', 'Vitis')
+    layers = {'q': {'Precision': {'result': 'auto'}}}  # the exact container of the triples
+    config['HLSConfig'] = {'Model': {'Precision': 'fixed<16,6>', 'ReuseFactor': 1}, 'LayerName': layers}
+    return ModelGraph(config, graph, {})
+
+
+def test_saturating_quantizer_is_an_adder_two_comparisons_and_a_multiplexer_per_value() -> None:
+    """Uniform fixed<6,3> (k=1, i=2, f=3): the rounded integer has k+i+f+1-k = 6 bits. Per value one 6-bit
+    rounding adder and 2 x 6 bits of comparison/multiplexer logic: 4 x 18 = 72 LUTs; the 4 x 6 result bits
+    are registers (up to 72 more as pipeline registers). The chain add(6) + 2 x (add(6) + select) is
+    0.52 + 2 x 0.82 = 2.16 to 1.14 + 2 x 1.74 = 4.62 ns: 0 to 2 cycles of 3.65 ns, II 1."""
+    q = row(_quantizer_model(([1] * 4, [2] * 4, [3] * 4), 'SAT').estimate(), 'q')
+    assert q.resources['DSP'] == Range(0, 0)
+    assert q.resources['LUT'] == Range(72, 72)
+    assert q.resources['FF'] == Range(24, 24 + 72)
+    assert q.latency == Range(math.floor(2.16 / 3.65), math.ceil(4.62 / 3.65))
+    assert q.interval == Range(1, 1)
+
+
+def test_wrapping_quantizer_is_three_adders_per_value_and_pruned_values_cost_their_register_only() -> None:
+    """Triples (k, i, f) = (1, 2, 3), (0, 1, 4), (1, 0, 2) and a pruned (0, 0, 0): the rounded integer is
+    max(k+i+f+1-k) = 6 bits; WRAP rounds, subtracts and adds: 3 x 6 adder bits per value, 4 x 18 = 72 LUTs.
+    The result holds every triple: signed, 4 fraction bits, 3 integer bits (i=2 plus the sign) = fixed<7,3>,
+    4 x 7 = 28 register bits. The chain is three 6-bit adds: 1.56 to 3.42 ns, 0 to 1 cycle."""
+    model = _quantizer_model(([1, 0, 1, 0], [2, 1, 0, 0], [3, 4, 2, 0]), 'WRAP')
+    assert str(model.graph.layers['q'].types['result']) == 'fixed<7,3>'
+    q = row(model.estimate(), 'q')
+    assert q.resources['LUT'] == Range(72, 72)
+    assert q.resources['FF'] == Range(28, 28 + 72)
+    assert q.latency == Range(math.floor(1.56 / 3.65), math.ceil(3.42 / 3.65))
