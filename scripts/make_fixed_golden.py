@@ -12,6 +12,7 @@ it is printed and the file is NOT written (exit status 1).
     python scripts/make_fixed_golden.py                 # all 14 files into test/data/fixed_golden
     python scripts/make_fixed_golden.py --only ap_arith --output /tmp/golden
     python scripts/make_fixed_golden.py --check         # regenerate in memory, compare byte for byte
+    python scripts/make_fixed_golden.py --cross-check DIR  # judge another golden set with our rules
 
 Generation is not part of the test suite; the tests only read the committed CSV files.
 """
@@ -32,6 +33,7 @@ from fixed_golden import driver  # noqa: E402
 from fixed_golden.casts import CastDouble, CastFixed, IntegerCastDouble  # noqa: E402
 from fixed_golden.common import Finding  # noqa: E402
 from fixed_golden.conversions import Conversions  # noqa: E402
+from fixed_golden.crosscheck import cross_check  # noqa: E402
 from fixed_golden.operators import Arithmetic, IntegerOperators, Shifts  # noqa: E402
 from vendor import WHEEL, vendor_headers, why_missing  # noqa: E402
 
@@ -67,11 +69,14 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument('--only', nargs='*', default=[], help='file names without .csv, e.g. ap_arith')
     parser.add_argument('--check', action='store_true', help='compare with the files in --output, write nothing')
     parser.add_argument('--cache', type=Path, default=DEFAULT_CACHE, help='compiled drivers are kept here')
+    parser.add_argument('--cross-check', type=Path, help='judge the files of another golden set, compile nothing')
     return parser.parse_args()
 
 
 def main() -> int:
     arguments = _arguments()
+    if arguments.cross_check:
+        return _cross_check(arguments.cross_check, arguments.only)
     status = 0
     for family in FAMILIES:
         include = vendor_headers(family)
@@ -106,6 +111,22 @@ def _one_file(name: str, family: str, kind, include: Path, arguments: argparse.N
     path.write_text(text)
     print(summary)
     return 0
+
+
+def _cross_check(folder: Path, only: list[str]) -> int:
+    status = 0
+    for family in FAMILIES:
+        for kind in KINDS:
+            name = f'{family}_{kind.name}'
+            if (only and name not in only) or not (folder / f'{name}.csv').is_file():
+                continue
+            count, disagreements = cross_check(kind, family, folder / f'{name}.csv')
+            tags = sum(1 for disagreement in disagreements if disagreement.startswith("['quirk']"))
+            print(f'{name}.csv: {count} rows, {len(disagreements)} disagree with our rules ({tags} only in the tag)')
+            for disagreement in disagreements[:20]:
+                print(f'  {disagreement}')
+            status |= bool(disagreements)
+    return status
 
 
 if __name__ == '__main__':

@@ -21,6 +21,7 @@ from fixed_golden.common import (
     shape_columns,
     special_raws,
     unique,
+    unique_doubles,
 )
 from fixed_golden.exact import Modes, Shape, integer_shape
 
@@ -86,7 +87,7 @@ def core_doubles(shape: Shape) -> list[float]:
     steps = [Fraction(0), half, -half, 3 * half, -3 * half, -5 * half, quarter, -3 * quarter]
     steps += [high, high + half, high + 1, low, low - quarter, low - half, low + half]
     steps += [2 * (high - low + 1) + 3 * half]
-    return unique(_lsb_values(shape, steps))
+    return unique_doubles(_lsb_values(shape, steps))
 
 
 def secondary_doubles(shape: Shape) -> list[float]:
@@ -96,7 +97,8 @@ def secondary_doubles(shape: Shape) -> list[float]:
     steps += [-3 * (high - low + 1) - half, 4 * (high - low + 1) + high]
     plain = [Fraction(1), Fraction(-1), Fraction(-5, 2), Fraction(803, 8), Fraction(-3, 10), Fraction(27, 10)]
     values = _lsb_values(shape, steps) + [as_double(value) for value in plain] + [-0.0]
-    return [value for value in unique(values) if value not in core_doubles(shape)]
+    core = {value.hex() for value in core_doubles(shape)}
+    return [value for value in unique_doubles(values) if value.hex() not in core]
 
 
 def random_double(rng: random.Random, shape: Shape) -> float:
@@ -110,7 +112,7 @@ def random_double(rng: random.Random, shape: Shape) -> float:
 
 def mode_doubles(rng: random.Random, shape: Shape, core: list[float], pool: list[float]) -> list[float]:
     picked = rng.sample(pool, min(PICKED_PER_MODE, len(pool)))
-    return unique(core + picked + [random_double(rng, shape) for _ in range(RANDOM_PER_MODE)])
+    return unique_doubles(core + picked + [random_double(rng, shape) for _ in range(RANDOM_PER_MODE)])
 
 
 class CastDouble:
@@ -123,10 +125,10 @@ class CastDouble:
             shape = _shape(triple)
             core, pool = core_doubles(shape), secondary_doubles(shape)
             for modes in choose(family, shape):
-                cases += [self._case(family, shape, modes, value) for value in mode_doubles(rng, shape, core, pool)]
+                cases += [self.make_case(family, shape, modes, value) for value in mode_doubles(rng, shape, core, pool)]
         return cases
 
-    def _case(self, family: str, shape: Shape, modes: Modes, value: float) -> Case:
+    def make_case(self, family: str, shape: Shape, modes: Modes, value: float) -> Case:
         inputs = {
             **shape_columns(shape),
             'Q': modes.quantization,
@@ -197,10 +199,12 @@ class CastFixed:
                 picked = rng.sample(rounding, min(ROUNDING_SOURCES_PER_MODE, len(rounding)))
                 extra = [random_raw(rng, source) for _ in range(RANDOM_SOURCES_PER_MODE)]
                 for raw in unique(edges + picked + extra):
-                    cases.append(self._case(family, source, source_overflow, target, modes, raw))
+                    cases.append(self.make_case(family, source, source_overflow, target, modes, raw))
         return cases
 
-    def _case(self, family: str, source: Shape, source_overflow: str, target: Shape, modes: Modes, raw: int) -> Case:
+    def make_case(
+        self, family: str, source: Shape, source_overflow: str, target: Shape, modes: Modes, raw: int
+    ) -> Case:
         inputs = {
             **shape_columns(source, '2'),
             'O2': source_overflow,
@@ -250,10 +254,13 @@ class IntegerCastDouble:
             shape = integer_shape(width, bool(signed))
             edges = [2.0 ** (width - 1), -(2.0 ** (width - 1)) - 1, 2.0**width + 0.5, -(2.0**width) - 3.25]
             extra = [random_double(rng, shape) for _ in range(RANDOM_INTEGER_DOUBLES)]
-            for value in unique(INTEGER_DOUBLES + edges + extra):
-                entry = f'from_double<{integer_type(family, shape)} >'
-                cases.append(Case(entry, (value.hex(),), {'W': str(width), 'S': str(signed)}, {'shape': shape}))
+            values = unique_doubles(INTEGER_DOUBLES + edges + extra)
+            cases += [self.make_case(family, shape, value) for value in values]
         return cases
+
+    def make_case(self, family: str, shape: Shape, value: float) -> Case:
+        inputs = {'W': str(shape.width), 'S': str(int(shape.signed))}
+        return Case(f'from_double<{integer_type(family, shape)} >', (value.hex(),), inputs, {'shape': shape})
 
     def finish(self, family: str, case: Case, fields: list[str]) -> dict[str, str]:
         raw, echo = fields

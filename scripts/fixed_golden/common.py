@@ -123,6 +123,14 @@ def unique(values: list) -> list:
     return list(dict.fromkeys(values))
 
 
+def unique_doubles(values: list[float]) -> list[float]:
+    """Doubles without repeats, -0.0 kept apart from 0.0 (they compare equal)."""
+    first: dict[str, float] = {}
+    for value in values:
+        first.setdefault(value.hex(), value)
+    return list(first.values())
+
+
 def random_raw(rng: random.Random, shape: Shape) -> int:
     """A raw value: uniform over the format, but with a bias toward few significant bits."""
     if rng.random() < 0.3:

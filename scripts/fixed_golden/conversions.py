@@ -56,13 +56,14 @@ class Conversions:
         cases = []
         for width, integer, signed in CONVERSION_SHAPES:
             shape = Shape(width, integer, bool(signed))
-            without_int = integer < 0 if family == 'ap' else integer > 64
-            kernel = 'conversions_without_int' if without_int else 'conversions'
-            for raw in conversion_raws(rng, shape):
-                inputs = {**shape_columns(shape), 'raw': raw_text(shape, raw)}
-                entry = f'{kernel}<{fixed_type(family, shape)} >'
-                cases.append(Case(entry, (inputs['raw'],), inputs, {'shape': shape, 'raw': raw}))
+            cases += [self.make_case(family, shape, raw) for raw in conversion_raws(rng, shape)]
         return cases
+
+    def make_case(self, family: str, shape: Shape, raw: int) -> Case:
+        without_int = shape.integer < 0 if family == 'ap' else shape.integer > 64
+        kernel = 'conversions_without_int' if without_int else 'conversions'
+        inputs = {**shape_columns(shape), 'raw': raw_text(shape, raw)}
+        return Case(f'{kernel}<{fixed_type(family, shape)} >', (inputs['raw'],), inputs, {'shape': shape, 'raw': raw})
 
     def finish(self, family: str, case: Case, fields: list[str]) -> dict[str, str]:
         shape, raw = case.context['shape'], case.context['raw']

@@ -116,11 +116,13 @@ class Arithmetic:
         for a, b in pairs:
             operands = operand_pairs(rng, a, b)
             for a_raw, b_raw in operands:
-                cases += [self._case(family, op, a, a_raw, b, b_raw) for op in FIXED_OPERATORS if op != 'div' or b_raw]
-            cases += [self._case(family, 'neg', a, a_raw, None, 0) for a_raw in unique([operands[0][0], a.raw_min])]
+                cases += [
+                    self.make_case(family, op, a, a_raw, b, b_raw) for op in FIXED_OPERATORS if op != 'div' or b_raw
+                ]
+            cases += [self.make_case(family, 'neg', a, a_raw, None, 0) for a_raw in unique([operands[0][0], a.raw_min])]
         return cases
 
-    def _case(self, family: str, op: str, a: Shape, a_raw: int, b: Shape | None, b_raw: int) -> Case:
+    def make_case(self, family: str, op: str, a: Shape, a_raw: int, b: Shape | None, b_raw: int) -> Case:
         a_type = fixed_type(family, a)
         b_type = fixed_type(family, b) if b is not None else a_type
         b_columns = (
@@ -150,10 +152,10 @@ class IntegerOperators:
             for a_raw, b_raw in operand_pairs(rng, a, b) + [(-1 if a.signed else a.raw_max, random_raw(rng, b))]:
                 for op in INTEGER_OPERATORS:
                     if op not in ('div', 'mod') or b_raw:
-                        cases.append(self._case(family, op, a, a_raw, b, b_raw))
+                        cases.append(self.make_case(family, op, a, a_raw, b, b_raw))
         return cases
 
-    def _case(self, family: str, op: str, a: Shape, a_raw: int, b: Shape, b_raw: int) -> Case:
+    def make_case(self, family: str, op: str, a: Shape, a_raw: int, b: Shape, b_raw: int) -> Case:
         inputs = {
             'op': op,
             'W1': str(a.width),
@@ -195,12 +197,15 @@ class Shifts:
         for width, integer, signed in SHIFT_SHAPES:
             shape = Shape(width, integer, bool(signed))
             raws = unique([shape.raw_min if signed else shape.raw_max, random_raw(rng, shape), random_raw(rng, shape)])
-            for raw in raws:
-                for amount in shift_amounts(rng, width):
-                    inputs = {**shape_columns(shape), 'raw': raw_text(shape, raw), 'k': str(amount)}
-                    entry = f'shifts<{fixed_type(family, shape)} >'
-                    cases.append(Case(entry, (inputs['raw'], inputs['k']), inputs, {'shape': shape, 'raw': raw}))
+            cases += [
+                self.make_case(family, shape, raw, amount) for raw in raws for amount in shift_amounts(rng, width)
+            ]
         return cases
+
+    def make_case(self, family: str, shape: Shape, raw: int, amount: int) -> Case:
+        inputs = {**shape_columns(shape), 'raw': raw_text(shape, raw), 'k': str(amount)}
+        entry = f'shifts<{fixed_type(family, shape)} >'
+        return Case(entry, (inputs['raw'], inputs['k']), inputs, {'shape': shape, 'raw': raw})
 
     def finish(self, family: str, case: Case, fields: list[str]) -> dict[str, str]:
         left, right = fields
