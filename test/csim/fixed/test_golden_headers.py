@@ -4,7 +4,8 @@ For every CSV file in ``test/data/fixed_golden`` a C++ driver is generated with 
 instantiation per distinct parameter tuple (a table of function pointers), compiled against
 ``hls4ml/templates/fixed`` and fed all rows on stdin; every row without a vendor-quirk tag must
 match bit for bit (raw bits read through ``operator[]``, result W/I/S from the deduced type,
-doubles as ``%a``, integers, strings). Quirk rows (spec section 12) are counted and skipped.
+doubles as ``%a``, integers, strings). Quirk rows (spec section 12, and the tags the generator
+added: test/data/fixed_golden/README.md) are counted and skipped.
 """
 
 import subprocess
