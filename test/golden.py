@@ -1,4 +1,8 @@
-"""Loading the vendor golden vectors of `shared/specs/fixed_golden/` (see its README)."""
+"""Loading the fixed-point golden vectors of `test/data/fixed_golden/` (format: its README).
+
+The vectors are test data of the repository, produced from the real vendor headers by
+`scripts/make_fixed_golden.py`; the tests only read them.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GOLDEN_DIR = Path(__file__).resolve().parents[1].parent / 'shared' / 'specs' / 'fixed_golden'
+GOLDEN_DIR = Path(__file__).resolve().parent / 'data' / 'fixed_golden'
 GOLDEN_FILES = sorted(path.name for path in GOLDEN_DIR.glob('*.csv'))
 
 
 def load_rows(name: str) -> list[dict[str, str]]:
-    if not GOLDEN_DIR.is_dir():
-        raise FileNotFoundError(f'golden vectors not found at {GOLDEN_DIR} (shared/ must sit beside the repo)')
     with open(GOLDEN_DIR / name, newline='') as handle:
         return list(csv.DictReader(handle))
 

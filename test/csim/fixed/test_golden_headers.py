@@ -1,22 +1,20 @@
 """Bit-exact check of our fixed-point headers against the golden vectors of the real vendor headers.
 
-For every CSV file in ``shared/specs/fixed_golden`` a C++ driver is generated with one template
+For every CSV file in ``test/data/fixed_golden`` a C++ driver is generated with one template
 instantiation per distinct parameter tuple (a table of function pointers), compiled against
 ``hls4ml/templates/fixed`` and fed all rows on stdin; every row without a vendor-quirk tag must
 match bit for bit (raw bits read through ``operator[]``, result W/I/S from the deduced type,
-doubles as ``%a``, integers, strings). Quirk rows (spec section 12) are counted and skipped.
+doubles as ``%a``, integers, strings). Quirk rows (spec section 12, and the tags the generator
+added: test/data/fixed_golden/README.md) are counted and skipped.
 """
 
-import csv
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from golden import GOLDEN_FILES, load_rows
 
-GOLDEN = (Path(__file__).resolve().parents[3] / '..' / 'shared' / 'specs' / 'fixed_golden').resolve()
-GOLDEN_FILES = sorted(p.name for p in GOLDEN.glob('*.csv')) if GOLDEN.is_dir() else []
 FLAGS = ['-O0', '-w']  # -O0 halves the compile time of these large drivers
 
 PRELUDE = r"""
@@ -283,14 +281,16 @@ def driver_source(family: str, entries: list[str]) -> str:
     return PRELUDE.replace('@HEADER@', header) + traits + KERNELS + table + MAIN
 
 
+def test_every_golden_file_has_a_driver() -> None:
+    assert len(GOLDEN_FILES) == 14, 'test/data/fixed_golden must hold the 14 golden files'
+    assert {name.split('_', 1)[1].removesuffix('.csv') for name in GOLDEN_FILES} == set(KINDS)
+
+
 @pytest.mark.csim
-@pytest.mark.parametrize('file_name', GOLDEN_FILES or ['<missing>'])
+@pytest.mark.parametrize('file_name', GOLDEN_FILES)
 def test_golden_file(file_name, cpp_builder, record_property):
-    if not GOLDEN_FILES:
-        pytest.skip(f'golden vectors not found at {GOLDEN}')
     family, kind = kind_of(file_name)
-    with open(GOLDEN / file_name, newline='') as stream:
-        rows = list(csv.DictReader(stream))
+    rows = load_rows(file_name)
     checked = [row for row in rows if not row['quirk']]
     entries: dict[str, int] = {}
     lines = []

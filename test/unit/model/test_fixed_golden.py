@@ -1,8 +1,8 @@
-"""The numpy twin against every vendor golden vector (shared/specs/fixed_golden): 0 mismatches.
+"""The numpy twin against every vendor golden vector (test/data/fixed_golden): 0 mismatches.
 
-Rows tagged with a vendor quirk (fixed-point.md section 12) are skipped and counted; the twin
-implements the clean rules. String columns of *_conv.csv belong to the C++ headers' to_string and
-are checked there (test/csim/fixed).
+Rows tagged with a vendor quirk (fixed-point.md section 12; all tags: test/data/fixed_golden/README.md)
+are skipped and counted; the twin implements the clean rules. String columns of *_conv.csv belong
+to the C++ headers' to_string and are checked there (test/csim/fixed).
 """
 
 from __future__ import annotations
