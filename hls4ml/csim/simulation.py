@@ -92,7 +92,7 @@ class Simulation:
         prepared, counts, single = [], set(), False
         dtype: np.dtype = np.dtype(np.float64)
         for array, (name, shape) in zip(arrays, ports, strict=True):
-            values = np.asarray(array)
+            values = _as_array(array, name)
             if values.dtype.kind not in 'fiub':
                 raise ValueError(f"input '{name}': expected a numeric array, got dtype {values.dtype}")
             if values.dtype == np.float32:
@@ -136,6 +136,13 @@ class Simulation:
             for (name, shape), buffer in zip(self.interface.traces, traces, strict=True)
         }
         return self._shape_outputs(outputs, single, dtype), traced
+
+
+def _as_array(array: Any, name: str) -> np.ndarray:
+    try:
+        return np.asarray(array)
+    except (ValueError, TypeError) as error:  # a ragged list, a generator of arrays of other shapes
+        raise ValueError(f"input '{name}': not a rectangular numeric array ({error})") from None
 
 
 def _warn_not_finite(values: np.ndarray, name: str) -> None:

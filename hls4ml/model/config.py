@@ -38,9 +38,10 @@ CHANNELS_LAST_MODES = ('full', 'internal', 'off')
 MODEL_PRECISION_KEYS = {'default', 'maximum'} | {
     var for kind in LAYER_KINDS.values() for var in (*kind.type_defaults, *kind.ignored_precisions)
 }
-DEFAULT_MAXIMUM_PRECISION = FixedPrecisionType(32, 16)
-"""The cap of every 'auto' type when the config names no `Precision: {'maximum': ...}` (docs/quantization.md):
-exact accumulators of float models grow by the input's and the weights' fraction bits at every layer."""
+DEFAULT_MAXIMUM_PRECISION = FixedPrecisionType(48, 24)
+"""The cap of every 'auto' type of a float layer when the config names no `Precision: {'maximum': ...}`
+(docs/quantization.md): the width of a DSP48 accumulator, so a sum stays inside one DSP. Without a cap the
+exact types of float models grow by the input's and the weights' fraction bits at every layer."""
 
 
 @dataclass

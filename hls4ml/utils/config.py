@@ -113,7 +113,7 @@ def config_from_keras_model(
     'model': one Model entry. 'type': one entry per IR layer kind (`Dense`, `Activation`, ...).
     'name': one entry per layer, named as in the converted model (fused activations split off as
     `<layer>_<activation>`), with weight/bias/accum/result precisions 'auto' for inference.
-    `max_precision` caps the inferred 'auto' types (None: the default cap fixed<32,16>, see
+    `max_precision` caps the inferred 'auto' types (None: the default cap fixed<48,24>, see
     docs/quantization.md; hls4ml 1.x had none).
     """
     from hls4ml.converters.keras import parse_keras_model

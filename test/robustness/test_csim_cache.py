@@ -149,3 +149,9 @@ def test_nan_and_inf_inputs_are_warned_about_and_follow_the_header_semantics(tmp
     with pytest.warns(RuntimeWarning, match=r"input 'x': 1 NaN and 1 infinite value\(s\)"):
         predicted = model.predict(x)
     np.testing.assert_array_equal(predicted, emulated(model, x))
+
+
+def test_a_ragged_input_is_refused_naming_the_input(tmp_path) -> None:
+    model = convert(mlp(), tmp_path / 'prj')
+    with pytest.raises(ValueError, match="input 'x': not a rectangular numeric array"):
+        model.predict([[0.0] * 6, [0.0] * 5])

@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from hls4ml.model.config import DEFAULT_MAXIMUM_PRECISION
 from hls4ml.model.fixed import quantize, result_type
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.passes import PassContext
@@ -53,7 +54,7 @@ def infer_precision(graph: Graph, context: PassContext) -> None:
     if cuts:
         context.warn(
             f"'auto' precision is capped at {context.maximum} (Model Precision 'maximum', by default "
-            f'fixed<32,16>; docs/quantization.md), which costs exactness: ' + '; '.join(cuts) + '. '
+            f'{DEFAULT_MAXIMUM_PRECISION}; docs/quantization.md), which costs exactness: ' + '; '.join(cuts) + '. '
             "Set a wider Precision 'maximum' (max_precision=...) to keep these types exact."
         )
 
