@@ -143,3 +143,20 @@ def hgq_outputs(model, x: np.ndarray, chunk: int = 25_000) -> np.ndarray:
 def inputs(shape: tuple[int, ...], count: int, seed: int, reach: float = 6.0) -> np.ndarray:
     """float32 inputs over a range wider than the quantizers', so WRAP and SAT are exercised."""
     return np.random.default_rng(seed).uniform(-reach, reach, (count, *shape)).astype(np.float32)
+
+
+def convert(model, tmp_path, **kwargs):
+    """`convert_from_keras_model` into tmp_path/prj (hls4ml imported here: this module is imported early)."""
+    import hls4ml
+
+    return hls4ml.converters.convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), **kwargs)
+
+
+def assert_emulator_exact(model, hls_model, shape: tuple[int, ...], count: int = 400) -> None:
+    """The emulator equals HGQ2's own inference bit for bit on `count` inputs."""
+    from hls4ml.model.interpreter import interpret
+
+    x = inputs(shape, count, seed=5, reach=4.0)
+    expected = hgq_outputs(model, x)
+    (emulated,), _ = interpret(hls_model, x)
+    np.testing.assert_array_equal(emulated.value.reshape(count, -1), expected)

@@ -30,19 +30,7 @@ from hgq.layers import (  # noqa: E402
 import hls4ml  # noqa: E402
 from hls4ml.converters.keras.hgq import exact_type  # noqa: E402
 from hls4ml.model.fixed import quantize  # noqa: E402
-from hls4ml.model.interpreter import interpret  # noqa: E402
 from hls4ml.model.types import FixedPrecisionType  # noqa: E402
-
-
-def _convert(model, tmp_path, **kwargs):
-    return hls4ml.converters.convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), **kwargs)
-
-
-def _assert_emulator_exact(model, hls_model, shape, count=400) -> None:
-    x = hgq_models.inputs(shape, count, seed=5, reach=4.0)
-    expected = model(x, training=False).numpy().reshape(count, -1)
-    (emulated,), _ = interpret(hls_model, x)
-    np.testing.assert_array_equal(emulated.value.reshape(count, -1), expected)
 
 
 @pytest.fixture(scope='module')
@@ -51,7 +39,7 @@ def dense_model():
 
 
 def test_dense_model_ir(dense_model, tmp_path) -> None:
-    hls_model = _convert(dense_model, tmp_path)
+    hls_model = hgq_models.convert(dense_model, tmp_path)
     kinds = [layer.kind for layer in hls_model.get_layers()]
     assert kinds == ['Input', *(['FixedPointQuantizer', 'Dense', 'Activation'] * 2), 'FixedPointQuantizer', 'Dense']
     for layer in hls_model.get_layers():
@@ -60,17 +48,17 @@ def test_dense_model_ir(dense_model, tmp_path) -> None:
             np.testing.assert_array_equal(quantize(weights, layer.types['weight']).value, weights)
         if layer.kind == 'Activation':
             assert layer.types['result'] == hls_model.graph.input_type(layer)  # exact_result: the input type
-    _assert_emulator_exact(dense_model, hls_model, (hgq_models.DENSE_FEATURES,))
+    hgq_models.assert_emulator_exact(dense_model, hls_model, (hgq_models.DENSE_FEATURES,))
 
 
 def test_config_from_keras_model_keeps_the_quantizer_types(dense_model, tmp_path) -> None:
     first, second = (layer.name for layer in dense_model.layers[:2])  # Keras numbers names per process
     config = hls4ml.utils.config_from_keras_model(dense_model, granularity='name')
     assert f'{second}_iq' in config['LayerName']
-    hls_model = _convert(dense_model, tmp_path, hls_config=config)
-    _assert_emulator_exact(dense_model, hls_model, (hgq_models.DENSE_FEATURES,))
+    hls_model = hgq_models.convert(dense_model, tmp_path, hls_config=config)
+    hgq_models.assert_emulator_exact(dense_model, hls_model, (hgq_models.DENSE_FEATURES,))
     config['LayerName'][first]['Precision']['result'] = 'fixed<8,3>'  # a named type wins
-    named = _convert(dense_model, tmp_path / 'named', hls_config=config)
+    named = hgq_models.convert(dense_model, tmp_path / 'named', hls_config=config)
     assert str(named.graph.layers[first].types['result']) == 'fixed<8,3>'
 
 
@@ -79,12 +67,12 @@ def test_uniform_quantizers_fold_into_the_layer_before(tmp_path) -> None:
     model = keras.Sequential(
         [keras.Input((4,)), QDense(5, activation='relu', iq_conf=uniform, enable_oq=True, oq_conf=uniform)]
     )
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     layers = list(hls_model.get_layers())
     assert [layer.kind for layer in layers] == ['Input', 'Dense', 'Activation']
     assert layers[0].types['result'] == FixedPrecisionType(6, 4, True, 'RND', 'SAT')
     assert layers[2].types['result'] == FixedPrecisionType(6, 4, True, 'RND', 'SAT')
-    _assert_emulator_exact(model, hls_model, (4,))
+    hgq_models.assert_emulator_exact(model, hls_model, (4,))
 
 
 def test_batchnorm_einsum_merges_and_output_quantizer(tmp_path) -> None:
@@ -102,10 +90,10 @@ def test_batchnorm_einsum_merges_and_output_quantizer(tmp_path) -> None:
     batchnorm.moving_mean.assign(rng.normal(0, 0.5, 6).astype(np.float32))
     batchnorm.moving_variance.assign(rng.uniform(0.5, 2, 6).astype(np.float32))
     hgq_models.heterogenize(model, 4)
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     kinds = {layer.kind for layer in hls_model.get_layers()}
     assert {'Merge', 'Dense', 'FixedPointQuantizer'} <= kinds
-    _assert_emulator_exact(model, hls_model, (6,))
+    hgq_models.assert_emulator_exact(model, hls_model, (6,))
 
 
 def test_conv1d_and_pooling(tmp_path) -> None:
@@ -119,30 +107,30 @@ def test_conv1d_and_pooling(tmp_path) -> None:
         ]
     )
     hgq_models.heterogenize(model, 5)
-    hls_model = _convert(model, tmp_path)
-    _assert_emulator_exact(model, hls_model, (8, 2))
+    hls_model = hgq_models.convert(model, tmp_path)
+    hgq_models.assert_emulator_exact(model, hls_model, (8, 2))
 
 
 def test_refusals_name_the_layer(tmp_path) -> None:
     scaled = keras.Sequential([keras.Input((4,)), Quantizer(QuantizerConfig('kif', 'datalane', scaler=3.0))])
     with pytest.raises(ValueError, match="'quantizer.*scaler"):
-        _convert(scaled, tmp_path)
+        hgq_models.convert(scaled, tmp_path)
     reflecting = QuantizerConfig('kif', 'datalane', overflow_mode='WRAP_SM')
     with pytest.raises(ValueError, match='WRAP_SM'):
-        _convert(keras.Sequential([keras.Input((4,)), QDense(2, iq_conf=reflecting)]), tmp_path)
+        hgq_models.convert(keras.Sequential([keras.Input((4,)), QDense(2, iq_conf=reflecting)]), tmp_path)
     outer = keras.Sequential([keras.Input((4,)), QEinsumDense('ab,c->abc', output_shape=(4, 3))])
     with pytest.raises(ValueError, match='QEinsumDense equations'):
-        _convert(outer, tmp_path)
+        hgq_models.convert(outer, tmp_path)
 
 
 def test_float32_warning_names_the_layer(tmp_path) -> None:
     wide = QuantizerConfig('kif', 'datalane', i0=8, f0=12)
     model = keras.Sequential([keras.Input((64,)), QDense(2, iq_conf=wide, name='wide')])
     with pytest.warns(UserWarning, match="'wide'.*float32"):
-        _convert(model, tmp_path)
+        hgq_models.convert(model, tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter('error')
-        _convert(keras.Sequential([keras.Input((4,)), QDense(2)]), tmp_path / 'narrow')
+        hgq_models.convert(keras.Sequential([keras.Input((4,)), QDense(2)]), tmp_path / 'narrow')
 
 
 def test_exact_type_is_minimal() -> None:
@@ -160,7 +148,7 @@ def test_float_quantizers_are_refused(tmp_path) -> None:
     layer.quantizer = FloatPointQuantizer(m0=2, e0=4, e00=0, homogeneous_axis=(0,))
     model = keras.Sequential([keras.Input((4,)), layer])
     with pytest.raises(ValueError, match="'quantizer.*FloatPointQuantizer quantizers are not supported"):
-        _convert(model, tmp_path)
+        hgq_models.convert(model, tmp_path)
 
 
 def test_stochastic_rounding_dummy_quantizer_and_qnoise(tmp_path) -> None:
@@ -168,10 +156,10 @@ def test_stochastic_rounding_dummy_quantizer_and_qnoise(tmp_path) -> None:
     noisy = QuantizerConfig('kif', 'datalane', round_mode='S_RND', qnoise_factor=0.5)
     model = keras.Sequential([keras.Input((4,)), Quantizer(QuantizerConfig(q_type='dummy')), QDense(3, iq_conf=noisy)])
     hgq_models.heterogenize(model, 6)
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     quantizers = [layer for layer in hls_model.get_layers() if layer.kind == 'FixedPointQuantizer']
     assert [layer.attributes['rounding'] for layer in quantizers] == ['RND']
-    _assert_emulator_exact(model, hls_model, (4,))
+    hgq_models.assert_emulator_exact(model, hls_model, (4,))
 
 
 REFUSED = {
@@ -187,4 +175,4 @@ def test_unsupported_hgq_layers_are_listed_by_name(tmp_path, class_name: str) ->
 
     model = keras.Sequential([keras.Input((4,)), REFUSED[class_name](hgq.layers)])
     with pytest.raises(ValueError, match=f'unsupported Keras layer.*{class_name}'):
-        _convert(model, tmp_path)
+        hgq_models.convert(model, tmp_path)

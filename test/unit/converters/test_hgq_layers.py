@@ -32,17 +32,6 @@ import hls4ml  # noqa: E402
 from hls4ml.model.interpreter import interpret  # noqa: E402
 
 
-def _convert(model, tmp_path, **kwargs):
-    return hls4ml.converters.convert_from_keras_model(model, output_dir=str(tmp_path / 'prj'), **kwargs)
-
-
-def _assert_emulator_exact(model, hls_model, shape, count=400) -> None:
-    x = hgq_models.inputs(shape, count, seed=5, reach=4.0)
-    expected = hgq_models.hgq_outputs(model, x)
-    (emulated,), _ = interpret(hls_model, x)
-    np.testing.assert_array_equal(emulated.value.reshape(count, -1), expected)
-
-
 def _statistics(layer, seed: int) -> None:
     """Moving statistics (and gamma) as training would leave them, without the cost of fit()."""
     rng = np.random.default_rng(seed)
@@ -66,13 +55,13 @@ def test_batchnorm_after_a_conv_and_a_per_particle_einsum_batchnorm(tmp_path) ->
     widths = batchnorm.kq.quantizer
     widths._b.assign(np.array([0, 3, 5, 7], dtype=np.float32).reshape(widths._b.shape))  # one pruned
     widths._i.assign(np.full(widths._i.shape, 2, dtype=np.float32))
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     kinds = {layer.name: layer.kind for layer in hls_model.get_layers()}
     assert kinds['bn'] == 'BatchNormalization'
     assert kinds['einsum'] == 'Conv1D'
     scale = hls_model.graph.layers['bn'].weights['scale']
     assert (scale[::4] == 0).all() and (scale[1::4] != 0).all() and len(set(scale.tolist())) >= 3  # one pruned
-    _assert_emulator_exact(model, hls_model, (6, 3))
+    hgq_models.assert_emulator_exact(model, hls_model, (6, 3))
 
 
 def test_batchnorm_right_after_a_dense_is_not_folded_into_it(tmp_path) -> None:
@@ -83,9 +72,9 @@ def test_batchnorm_right_after_a_dense_is_not_folded_into_it(tmp_path) -> None:
     model = keras.Sequential([keras.Input((5,)), QDense(4), batchnorm])
     _statistics(batchnorm, 3)
     hgq_models.heterogenize(model, 8)
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     assert [layer.kind for layer in hls_model.get_layers()][-2:] == ['Dense', 'BatchNormalization']
-    _assert_emulator_exact(model, hls_model, (5,))
+    hgq_models.assert_emulator_exact(model, hls_model, (5,))
 
 
 @pytest.mark.parametrize('merge', [QSubtract, QMultiply, QMaximum, QMinimum], ids=lambda cls: cls.__name__)
@@ -95,10 +84,10 @@ def test_merges(tmp_path, merge) -> None:
     left, right = QDense(4)(inputs), QDense(4, activation='relu')(inputs)
     model = keras.Model(inputs, merge()([left, right]))
     hgq_models.heterogenize(model, 9)
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     (merged,) = [layer for layer in hls_model.get_layers() if layer.kind == 'Merge']
     assert merged.attributes['op'] == merge.__name__[1:].lower()
-    _assert_emulator_exact(model, hls_model, (6,))
+    hgq_models.assert_emulator_exact(model, hls_model, (6,))
 
 
 # ---- tables ---------------------------------------------------------------------------------------
@@ -114,13 +103,13 @@ def test_unary_lut_with_a_folded_output_quantizer(tmp_path) -> None:
     keras.utils.set_random_seed(10)
     model = keras.Sequential([keras.Input((6,)), QDense(5), QUnaryFunctionLUT('tanh')])
     hgq_models.heterogenize(model, 10)
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     assert [layer.kind for layer in hls_model.get_layers()][-2:] == ['FixedPointQuantizer', 'UnaryLUT']
     lut = _only(hls_model, 'UnaryLUT')
     input_type = hls_model.graph.input_type(lut)
     assert lut.attributes['table_size'] == 2**input_type.width  # one entry per input value
     assert lut.types['result'] != lut.types['table']  # the output quantizer, folded
-    _assert_emulator_exact(model, hls_model, (6,))
+    hgq_models.assert_emulator_exact(model, hls_model, (6,))
 
 
 def test_affined_lut_with_a_per_element_output_quantizer(tmp_path) -> None:
@@ -133,20 +122,20 @@ def test_affined_lut_with_a_per_element_output_quantizer(tmp_path) -> None:
     lut.bias.assign(np.array([-0.3], dtype=np.float32))
     widths = lut.oq.quantizer
     widths._f.assign(np.arange(4, dtype=np.float32).reshape(widths._f.shape) + 2)
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     assert [layer.kind for layer in hls_model.get_layers()][-2:] == ['UnaryLUT', 'FixedPointQuantizer']
-    _assert_emulator_exact(model, hls_model, (6,))
+    hgq_models.assert_emulator_exact(model, hls_model, (6,))
 
 
 def test_lut_without_an_output_quantizer_keeps_the_float32_values(tmp_path) -> None:
     keras.utils.set_random_seed(12)
     model = keras.Sequential([keras.Input((4,)), QUnaryFunctionLUT('softsign', enable_oq=False)])
     hgq_models.heterogenize(model, 12)
-    hls_model = _convert(model, tmp_path)
+    hls_model = hgq_models.convert(model, tmp_path)
     lut = _only(hls_model, 'UnaryLUT')
     entries = lut.weights['table']
     np.testing.assert_array_equal(entries.astype(np.float32), entries)  # float32 values, held exactly
-    _assert_emulator_exact(model, hls_model, (4,))
+    hgq_models.assert_emulator_exact(model, hls_model, (4,))
 
 
 def test_softmax_tables(tmp_path) -> None:
@@ -160,12 +149,12 @@ def test_softmax_tables(tmp_path) -> None:
     hgq_models.heterogenize(model, 13)
     config = hls4ml.utils.config_from_keras_model(model, granularity='name')
     assert config['LayerName'][softmax.name]['Precision']['exp_table'] == 'ufixed<13,1>'
-    hls_model = _convert(model, tmp_path, hls_config=config)
+    hls_model = hgq_models.convert(model, tmp_path, hls_config=config)
     layer = _only(hls_model, 'Softmax')
     assert layer.attributes['max_minus_x'] and 'exp_table' in layer.weights
-    _assert_emulator_exact(model, hls_model, (6,))
+    hgq_models.assert_emulator_exact(model, hls_model, (6,))
     config['LayerName'][softmax.name]['Implementation'] = 'latency'
-    latency = _convert(model, tmp_path / 'latency', hls_config=config)
+    latency = hgq_models.convert(model, tmp_path / 'latency', hls_config=config)
     with pytest.raises(ValueError, match="computed for the 'stable' implementation"):
         interpret(latency, np.zeros((1, 6), dtype=np.float32))  # and so would writing the project
 
@@ -186,4 +175,4 @@ def test_softmax_tables(tmp_path) -> None:
 def test_table_refusals_name_the_layer_and_the_reason(tmp_path, layer, message) -> None:
     model = keras.Sequential([keras.Input((4,)), layer()])
     with pytest.raises(ValueError, match=message):
-        _convert(model, tmp_path)
+        hgq_models.convert(model, tmp_path)
