@@ -1,0 +1,23 @@
+// b6: shape (4,), min -0.375, max 0.75, 0 zeros (written by hls4ml).
+// Every value is an exact double of the type, so both initialisations below hold the same bits.
+#ifndef B6_H_
+#define B6_H_
+
+#define B6_VALUES \
+    0.75, -0.375, 0.625, -0.125
+
+#ifdef __SYNTHESIS__
+static const layer6_bias_t b6[4] = {B6_VALUES};
+#else
+// C-simulation: the values are converted once when the library loads, which compiles far faster
+// than 4 constant fixed-point initialisers.
+static const double b6_values[4] = {B6_VALUES};
+static layer6_bias_t b6[4];
+[[maybe_unused]] static const bool b6_loaded = [] {
+    for (unsigned i = 0; i < 4; i++)
+        b6[i] = b6_values[i];
+    return true;
+}();
+#endif
+
+#endif

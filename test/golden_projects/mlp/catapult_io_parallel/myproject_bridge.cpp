@@ -1,0 +1,42 @@
+// C-simulation bridge of myproject: the whole batch in one call from Python (written by hls4ml).
+// Inputs and outputs are (n_samples, size) arrays of doubles, one pointer per port; see hls4ml/csim.
+// Kernel state and trace hooks are per thread here (NNET_PERSISTENT), so threads may call in at once.
+#define HLS4ML_CSIM_THREADS
+#include "firmware/myproject.cpp"
+
+#define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
+
+static void myproject_run(const double *const *inputs, double *const *outputs, double *const *traces,
+                        long n_samples) {
+    for (long sample = 0; sample < n_samples; sample++) {
+        const double *source0 = inputs[0] + sample * 6;
+        layer1_result_t in0[6];
+        nnet::convert_data<double, layer1_result_t, 6>(source0, in0);
+        layer5_result_t out0[4];
+        myproject_trace_buffers[0] = traces ? traces[0] + sample * 8 : nullptr;
+        myproject_trace_buffers[1] = traces ? traces[1] + sample * 8 : nullptr;
+        myproject_trace_buffers[2] = traces ? traces[2] + sample * 4 : nullptr;
+        myproject_trace_buffers[3] = traces ? traces[3] + sample * 4 : nullptr;
+        myproject(in0, out0);
+        double *target0 = outputs[0] + sample * 4;
+        nnet::convert_data_back<layer5_result_t, double, 4>(out0, target0);
+    }
+    myproject_trace_buffers[0] = nullptr;
+    myproject_trace_buffers[1] = nullptr;
+    myproject_trace_buffers[2] = nullptr;
+    myproject_trace_buffers[3] = nullptr;
+}
+
+// The buffer sizes this library was built for; Python checks them before the first call.
+HLS4ML_EXPORT const char *myproject_ports() {
+    return "inputs 6; outputs 4; traces 8,8,4,4";
+}
+
+HLS4ML_EXPORT void myproject_predict(const double *const *inputs, double *const *outputs, long n_samples) {
+    myproject_run(inputs, outputs, nullptr, n_samples);
+}
+
+HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, double *const *traces,
+                              long n_samples) {
+    myproject_run(inputs, outputs, traces, n_samples);
+}

@@ -1,0 +1,23 @@
+// b6: shape (3,), min -0.875, max -0.5, 0 zeros (written by hls4ml).
+// Every value is an exact double of the type, so both initialisations below hold the same bits.
+#ifndef B6_H_
+#define B6_H_
+
+#define B6_VALUES \
+    -0.875, -0.5, -0.625
+
+#ifdef __SYNTHESIS__
+static const layer6_bias_t b6[3] = {B6_VALUES};
+#else
+// C-simulation: the values are converted once when the library loads, which compiles far faster
+// than 3 constant fixed-point initialisers.
+static const double b6_values[3] = {B6_VALUES};
+static layer6_bias_t b6[3];
+[[maybe_unused]] static const bool b6_loaded = [] {
+    for (unsigned i = 0; i < 3; i++)
+        b6[i] = b6_values[i];
+    return true;
+}();
+#endif
+
+#endif

@@ -1,0 +1,55 @@
+// The SYCL kernel of myproject: its host pipes and the kernel functor (written by hls4ml; do not
+// edit). One invocation reads one sample from the input pipes, runs the model core (myproject.cpp)
+// and writes the output pipes. Built by the CMake targets only: the C-simulation bridge calls the core.
+#ifndef MYPROJECT_KERNEL_H_
+#define MYPROJECT_KERNEL_H_
+
+#include <sycl/sycl.hpp>
+#include <sycl/ext/intel/fpga_extensions.hpp>
+
+#include "defines.h"
+#include "nnet_utils/nnet_types.h"
+
+using myproject_pipe_properties = decltype(sycl::ext::oneapi::experimental::properties(sycl::ext::intel::experimental::ready_latency<0>));
+
+// x: 12 element(s) of 4 values per sample
+typedef nnet::array<layer1_result_t, 4> layer1_out_element_t;
+static const unsigned layer1_out_elements = 12;
+class layer1_out_pipe_id;
+using layer1_out_pipe = sycl::ext::intel::experimental::pipe<layer1_out_pipe_id, layer1_out_element_t, 0, myproject_pipe_properties>;
+
+// relu2: 16 element(s) of 3 values per sample
+typedef nnet::array<layer12_result_t, 3> layer12_out_element_t;
+static const unsigned layer12_out_elements = 16;
+class layer12_out_pipe_id;
+using layer12_out_pipe = sycl::ext::intel::experimental::pipe<layer12_out_pipe_id, layer12_out_element_t, 0, myproject_pipe_properties>;
+
+// The device build's nnet::stream is a bounded FIFO (nnet_utils/nnet_fifo.h) that holds one whole
+// tensor: per element type, the elements of the largest tensor of that type.
+namespace nnet {
+template <> struct stream_capacity<nnet::array<ac_fixed<16,6,true>, 3>> {
+    static const unsigned value = 36;
+};
+template <> struct stream_capacity<nnet::array<ac_fixed<16,6,true>, 4>> {
+    static const unsigned value = 12;
+};
+template <> struct stream_capacity<nnet::array<ac_fixed<32,7,true>, 3>> {
+    static const unsigned value = 16;
+};
+template <> struct stream_capacity<nnet::array<ac_fixed<32,8,true>, 3>> {
+    static const unsigned value = 16;
+};
+template <> struct stream_capacity<nnet::array<ac_fixed<33,9,true>, 3>> {
+    static const unsigned value = 16;
+};
+} // namespace nnet
+
+struct myproject_kernel {
+    SYCL_EXTERNAL void operator()() const;
+
+    auto get(sycl::ext::oneapi::experimental::properties_tag) {
+        return sycl::ext::oneapi::experimental::properties{sycl::ext::intel::experimental::streaming_interface<>};
+    }
+};
+
+#endif

@@ -1,0 +1,31 @@
+// The top-level function of myproject (written by hls4ml; do not edit).
+#include "myproject.h"
+#include "parameters.h"
+
+// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
+#ifdef __SYNTHESIS__
+#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
+#else
+#define HLS4ML_TOP_PRAGMA(text)
+#endif
+
+#ifndef __SYNTHESIS__
+#include "nnet_utils/nnet_helpers.h"
+
+// Trace hooks: the C-simulation bridge points these at its buffers (null: tracing off), per thread.
+NNET_PERSISTENT double *myproject_trace_buffers[1];
+#endif
+
+void myproject(
+    const layer1_result_t layer1_out[5],
+    layer2_result_t layer2_out[1]
+) {
+    NNET_PIPELINE(1)
+
+
+    // som (SOM)
+    nnet::som<layer1_result_t, layer2_result_t, config2>(layer1_out, layer2_out, w2, l2);
+#ifndef __SYNTHESIS__
+    nnet::trace_output<layer2_result_t, 1>(layer2_out, myproject_trace_buffers[0]);
+#endif
+}

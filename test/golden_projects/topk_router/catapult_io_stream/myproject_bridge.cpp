@@ -1,0 +1,38 @@
+// C-simulation bridge of myproject: the whole batch in one call from Python (written by hls4ml).
+// Inputs and outputs are (n_samples, size) arrays of doubles, one pointer per port; see hls4ml/csim.
+// Kernel state and trace hooks are per thread here (NNET_PERSISTENT), so threads may call in at once.
+#define HLS4ML_CSIM_THREADS
+#include "firmware/myproject.cpp"
+
+#define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
+
+static void myproject_run(const double *const *inputs, double *const *outputs, double *const *traces,
+                        long n_samples) {
+    for (long sample = 0; sample < n_samples; sample++) {
+        const double *source0 = inputs[0] + sample * 4;
+        ac_channel<nnet::array<layer1_result_t, 4>> in0;
+        nnet::write_stream<nnet::array<layer1_result_t, 4>, 1>(source0, in0);
+        ac_channel<nnet::array<layer3_result_t, 8>> out0;
+        myproject_trace_buffers[0] = traces ? traces[0] + sample * 8 : nullptr;
+        myproject_trace_buffers[1] = traces ? traces[1] + sample * 8 : nullptr;
+        myproject(in0, out0);
+        double *target0 = outputs[0] + sample * 8;
+        nnet::read_stream<nnet::array<layer3_result_t, 8>, 1>(out0, target0);
+    }
+    myproject_trace_buffers[0] = nullptr;
+    myproject_trace_buffers[1] = nullptr;
+}
+
+// The buffer sizes this library was built for; Python checks them before the first call.
+HLS4ML_EXPORT const char *myproject_ports() {
+    return "inputs 4; outputs 8; traces 8,8";
+}
+
+HLS4ML_EXPORT void myproject_predict(const double *const *inputs, double *const *outputs, long n_samples) {
+    myproject_run(inputs, outputs, nullptr, n_samples);
+}
+
+HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, double *const *traces,
+                              long n_samples) {
+    myproject_run(inputs, outputs, traces, n_samples);
+}

@@ -1,0 +1,12 @@
+// The top-level function of myproject (written by hls4ml; do not edit).
+#ifndef MYPROJECT_H_
+#define MYPROJECT_H_
+
+#include "defines.h"
+
+void myproject(
+    nnet::stream<nnet::array<layer1_result_t, 4>> &layer1_out,
+    nnet::stream<nnet::array<layer3_result_t, 8>> &layer3_out
+);
+
+#endif

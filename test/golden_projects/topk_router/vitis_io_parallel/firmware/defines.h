@@ -1,0 +1,23 @@
+// Types of myproject: one typedef per layer variable (written by hls4ml; do not edit).
+#ifndef DEFINES_H_
+#define DEFINES_H_
+
+#include "ap_fixed.h"
+#include "ap_int.h"
+
+typedef ap_fixed<16,6> layer1_result_t;
+typedef ap_fixed<33,8> layer2_result_t;
+typedef ap_fixed<33,8> layer2_accum_t;
+typedef ap_fixed<16,1> layer2_weight_t;
+typedef ap_ufixed<16,0> layer2_bias_t;
+typedef ap_fixed<16,6> layer3_result_t;
+typedef ap_fixed<18,8,AP_RND,AP_SAT> layer3_exp_table_t;
+typedef ap_fixed<18,8,AP_RND,AP_SAT> layer3_inv_table_t;
+typedef ap_fixed<18,8,AP_RND,AP_SAT> layer3_accum_t;
+
+#define N_INPUT_1 4
+#define N_OUTPUT_1 8
+typedef layer1_result_t input_t;
+typedef layer3_result_t result_t;
+
+#endif
