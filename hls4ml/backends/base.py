@@ -9,10 +9,12 @@ testbench entry point) and its own project files (build scripts, CMakeLists, wra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hls4ml.backends import script_values
+from hls4ml.model.ir import Graph
 
 IO_TYPES = ('io_parallel', 'io_stream')
 
@@ -94,6 +96,34 @@ class Backend:
         """Output path (relative to the project, `{name}` = project name) -> template."""
         return dict(COMMON_FILES)
 
-    def build(self, model: Any, **kwargs: Any) -> dict[str, Any]:
+    def build(self, design: Design, **kwargs: Any) -> dict[str, Any]:
         """Run the vendor tool on the written project."""
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Design:
+    """A converted model as the lowering, the writer, the estimator and the vendor builds read it: the
+    graph after the conversion flow, the project dictionary (hls4ml 1.x keys: ProjectName, OutputDir,
+    IOType, Part, ClockPeriod, HLSConfig, ...) and the backend. `ModelGraph.design` makes one."""
+
+    graph: Graph
+    config: Mapping[str, Any]
+    backend: Backend
+
+    @property
+    def project_name(self) -> str:
+        return self.config['ProjectName']
+
+    @property
+    def output_dir(self) -> str:
+        return self.config['OutputDir']
+
+    @property
+    def io_type(self) -> str:
+        return self.config['IOType']
+
+    @property
+    def model_settings(self) -> dict[str, Any]:
+        """The HLSConfig's Model section (PipelineStyle, PipelineInterval, ...)."""
+        return dict((self.config.get('HLSConfig') or {}).get('Model') or {})

@@ -17,6 +17,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+from hls4ml.backends.devices import FAMILIES, part_of
+
 
 @dataclass(frozen=True)
 class PartForm:
@@ -55,8 +57,6 @@ def check_part(part: Any, kind: str) -> str:
 def warn_unknown_part(part: str, kind: str, stacklevel: int = 2) -> None:
     """A UserWarning when `part` is neither in the estimator's device table nor a family name: it goes
     to the vendor tool unchecked, and estimate() can give no utilisation %."""
-    from hls4ml.estimate.devices import FAMILIES, part_of
-
     vendor = PART_FORMS[kind].vendor
     known = part_of(part)
     family = FAMILIES[known.family] if known is not None else FAMILIES.get(part.lower())
@@ -101,13 +101,6 @@ def check_library(library: Any) -> str:
             f'(e.g. nangate-45nm_beh); got {library!r}'
         )
     return library
-
-
-def check_project_name(name: Any) -> str:
-    """A C++ identifier (the top function, file and Tcl/CMake names) that nothing generated defines."""
-    from hls4ml.converters.names import check_project_name as check
-
-    return check(name)
 
 
 def check_output_dir(output_dir: Any) -> str:

@@ -9,13 +9,13 @@ from typing import Any
 
 import yaml
 
+from hls4ml.api import ModelGraph
 from hls4ml.converters import guard
+from hls4ml.converters.config import create_config
 from hls4ml.converters.resom import convert_from_resom  # noqa: F401
 from hls4ml.converters.som import config_from_minisom, convert_from_minisom  # noqa: F401
 from hls4ml.model.config import HLSConfig, check_sections
-from hls4ml.model.graph import ModelGraph
 from hls4ml.model.ir import Graph
-from hls4ml.utils.config import create_config
 
 HLS_CONFIG_KEYS = ('Model', 'LayerType', 'LayerName')
 FRAMEWORK_KEYS = ('InputShape', 'PytorchModel', 'OnnxModel')  # what config_from_<framework>_model adds

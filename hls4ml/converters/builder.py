@@ -29,9 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.converters.names import NameTable
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import ACTIVATIONS, LAYER_KINDS, ROUTER_OUTPUTS, SOFT_TOPK_MODES, TOPK_OUTPUTS
+from hls4ml.model.kinds import ACTIVATIONS, CONVOLUTIONS, ROUTER_OUTPUTS, SOFT_TOPK_MODES, TOPK_OUTPUTS, Kind
+from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.names import NameTable
 from hls4ml.model.reference.soft_topk import strength_exponent
 from hls4ml.model.shape_rules import window_output
 from hls4ml.model.types import PrecisionType
@@ -43,7 +44,7 @@ MAX_TRANSPOSE_RANK = 3  # the Transpose kernels move 2-D and 3-D tensors
 MERGE_OPS = ('add', 'subtract', 'multiply', 'average', 'maximum', 'minimum')
 # kinds whose result is their exact value cast once to the result type: a quantizer right after one
 # of them (and read by nothing else) becomes that layer's result type
-FOLDABLE = ('Input', 'Dense', 'Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D', 'Merge', 'Concatenate')
+FOLDABLE = (Kind.INPUT, Kind.DENSE, *CONVOLUTIONS, Kind.MERGE, Kind.CONCATENATE)
 FOLDABLE_ACTIVATIONS = ('relu', 'linear', 'bipolar')
 
 
@@ -608,7 +609,7 @@ class GraphBuilder:
             quantizer = self.graph.layers[name]
             producer = self.graph.producer(quantizer.inputs[0])
             foldable = producer.kind in FOLDABLE or (
-                producer.kind == 'Activation' and producer.attributes.get('activation') in FOLDABLE_ACTIVATIONS
+                producer.kind == Kind.ACTIVATION and producer.attributes.get('activation') in FOLDABLE_ACTIVATIONS
             )
             output = producer.outputs[0]
             alone = len(self.graph.consumers(output)) == 1 and output not in self.graph.outputs

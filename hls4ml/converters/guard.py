@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.types import FixedPrecisionType, PrecisionType
 
 SAMPLES = 16
@@ -140,7 +141,7 @@ def _compare(hls_model: Any, run_framework: FrameworkRunner, presets: Presets, l
         return GuardReport(skipped=f'{len(framework_outputs)} framework outputs for {len(graph.outputs)} IR outputs')
     wide = SimpleNamespace(graph=widened(graph, presets), backend=hls_model.backend)
     emulated, _ = interpret(wide, ir_inputs if len(ir_inputs) > 1 else ir_inputs[0])
-    skipped_softmax = any(kind == 'Softmax' and name not in graph.layers for name, kind in presets.kinds.items())
+    skipped_softmax = any(kind == Kind.SOFTMAX and name not in graph.layers for name, kind in presets.kinds.items())
     report = GuardReport()
     for name, mine, theirs in zip(graph.outputs, emulated, framework_outputs, strict=True):
         expected = _to_ir(np.asarray(theirs, dtype=np.float64), graph.tensors[name].shape, layouts)
@@ -229,7 +230,7 @@ def widened(graph: Graph, presets: Presets) -> Graph:
                 layer.types[var] = _wide_type(precision, layer.weights.get(_weight_name(var)))
         if 'table_size' in layer.attributes:
             layer.attributes['table_size'] = max(layer.attributes['table_size'], WIDE_TABLE_SIZE)
-        if layer.kind == 'Softmax':  # argmax and latency are configured approximations of softmax
+        if layer.kind == Kind.SOFTMAX:  # argmax and latency are configured approximations of softmax
             layer.attributes['implementation'] = 'stable'
     return wide
 

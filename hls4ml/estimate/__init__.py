@@ -1,6 +1,6 @@
 """Analytic estimate of latency and resources of a converted model, without any vendor tool.
 
-    estimate = hls_model.estimate()            # or estimate_model(hls_model, part='xcu250')
+    estimate = hls_model.estimate()            # or estimate_model(hls_model.design, part='xcu250')
     print(estimate)                            # a table: per layer and total, ranges low-high
     estimate.to_dict()                         # plain dicts and numbers, for JSON
 
@@ -13,35 +13,38 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from hls4ml.backends.base import Design
+from hls4ml.backends.common.project import top_schedule
+from hls4ml.backends.devices import family_of, part_of
 from hls4ml.estimate.context import LayerModel, RuleContext
-from hls4ml.estimate.devices import family_of, part_of
 from hls4ml.estimate.model import Target, buffer_row, fifo_rows, layer_row
 from hls4ml.estimate.primitives import ZERO
 from hls4ml.estimate.result import Estimate, LayerEstimate
 from hls4ml.estimate.schedule import parallel_totals, stream_totals
+from hls4ml.model.layers import is_port
 
 __all__ = ['Estimate', 'LayerEstimate', 'estimate_model']
 
 DEFAULT_UNCERTAINTY = {'amd': '12.5%', 'intel': '0%', 'asic': '0%'}
 
 
-def estimate_model(model: Any, part: str | None = None) -> Estimate:
-    """The estimate of a `ModelGraph` on `part` (default: the part in its config)."""
-    config = model.config
-    target, part, notes = _target(model, part)
+def estimate_model(design: Design, part: str | None = None) -> Estimate:
+    """The estimate of a converted model (`ModelGraph.design`) on `part` (default: the part in its config)."""
+    config = design.config
+    target, part, notes = _target(design, part)
     period = float(config.get('ClockPeriod', 5))
     effective = period * (1 - _uncertainty(config.get('ClockUncertainty'), period, target.vendor))
     io_stream = config['IOType'] == 'io_stream'
-    ctx = RuleContext(model.graph, target.family, effective, io_stream)
+    ctx = RuleContext(design.graph, target.family, effective, io_stream)
     rows, models = [], {}
-    for layer in model.graph.layers.values():
-        if layer.kind == 'Input':
+    for layer in design.graph.layers.values():
+        if is_port(layer):
             continue
         row, layer_model = layer_row(layer, ctx, target)
         rows.append(row)
         if layer_model is not None:
             models[layer.name] = layer_model
-    schedule, latency, interval = _totals(model, ctx, models)
+    schedule, latency, interval = _totals(design, ctx, models)
     rows += fifo_rows(ctx, target) if io_stream else []
     rows += [buffer_row(ctx, target)] if schedule == 'dataflow' else []
     total = _total(rows, target.columns, latency, interval)
@@ -49,20 +52,20 @@ def estimate_model(model: Any, part: str | None = None) -> Estimate:
     available = _available(part, target.columns, notes)
     family_name = f'{target.family.name}, {target.family.dsp_name}' if target.vendor != 'asic' else 'ASIC library'
     return Estimate(
-        model.backend.name, part, family_name, period, effective, config['IOType'], schedule,
+        design.backend.name, part, family_name, period, effective, config['IOType'], schedule,
         target.columns, rows, total, available, notes,
     )  # fmt: skip
 
 
-def _target(model: Any, part: str | None) -> tuple[Target, str | None, list[str]]:
+def _target(design: Design, part: str | None) -> tuple[Target, str | None, list[str]]:
     """The report columns, device family and part of the model's backend."""
-    config, notes = model.config, []
-    name = model.backend.name
+    config, notes = design.config, []
+    name = design.backend.name
     if name == 'Catapult' and config.get('Technology') == 'asic' and part is None:
         family, _ = family_of(None, 'amd')
         notes.append('ASIC library: multipliers and the AREA proxy only (no DSP, LUT or block RAM)')
         return Target('asic', family, area=True), None, notes
-    part = part or config.get('Part') or model.backend.default_part
+    part = part or config.get('Part') or design.backend.default_part
     vendor = 'intel' if name == 'oneAPI' else 'amd'
     family, known = family_of(part, vendor)
     if not known:
@@ -80,12 +83,10 @@ def _uncertainty(text: Any, period: float, vendor: str) -> float:
     return min(value / 100 if match.group(2) else value / period, 0.9)
 
 
-def _totals(model: Any, ctx: RuleContext, models: dict[str, LayerModel]) -> tuple[str, Any, Any]:
-    from hls4ml.backends.common.project import top_schedule  # the top-level schedule the writer emits
-
+def _totals(design: Design, ctx: RuleContext, models: dict[str, LayerModel]) -> tuple[str, Any, Any]:
     if ctx.io_stream:
         return ('stream', *stream_totals(ctx, models))
-    style, top_interval = top_schedule(model)
+    style, top_interval = top_schedule(design)  # the top-level schedule the writer emits
     return (style, *parallel_totals(ctx, models, style == 'dataflow', top_interval))
 
 

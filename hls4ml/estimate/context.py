@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from hls4ml.estimate.devices import Family
+from hls4ml.backends.devices import Family
 from hls4ml.estimate.mapping import placement
 from hls4ml.estimate.primitives import ZERO, Cost, Multiplier, Range, width_of
 from hls4ml.model.ir import Graph, Layer

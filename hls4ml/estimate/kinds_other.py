@@ -28,8 +28,8 @@ from hls4ml.estimate.primitives import (
     width_of,
 )
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import GLOBAL_POOLINGS, TABLE_ACTIVATIONS, Kind
 from hls4ml.model.layer_tables import layer_tables
-from hls4ml.model.layers import TABLE_ACTIVATIONS
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.reference.som import activity_table
 from hls4ml.model.types import FixedPrecisionType
@@ -58,7 +58,7 @@ def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
     cost = Cost(register_bits=Range.exact(count * result), logic_bits=count * result)
     chain = ctx.compare_ns(data_bits)
     read = ZERO
-    if name in TABLE_ACTIVATIONS or layer.kind == 'UnaryLUT':
+    if name in TABLE_ACTIVATIONS or layer.kind == Kind.UNARY_LUT:
         rf = 1 if ctx.io_stream else int(layer.attributes.get('reuse_factor', 1))
         memories, block_ram = table_memories(layer, ctx, {'': math.ceil(count / rf)})
         cost.memories += memories
@@ -79,7 +79,7 @@ def _activation_factors(layer: Layer, ctx: RuleContext, count: int) -> list[Mult
     """Constant multipliers of the parametrised activations (alpha, slope, the SELU scale)."""
     name, data_bits = layer.attributes.get('activation', layer.kind.lower()), ctx.input_bits(layer)
     param = layer.types.get('param')
-    if layer.kind == 'PReLU':
+    if layer.kind == Kind.PRELU:
         return per_channel_multipliers(layer, ctx, 'alpha', 'param', count)
     if name in ('leaky_relu', 'elu') and 'activ_param' in layer.attributes:
         bits = data_bits if name == 'leaky_relu' else ctx.type_bits(layer, 'table')
@@ -128,7 +128,7 @@ def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Per output value: window - 1 comparators (max) or adders (average, then a constant divider);
     io_stream adds a line buffer of pool_height - 1 rows; global pooling folds every position."""
     attributes = layer.attributes
-    is_global = layer.kind.startswith('Global')
+    is_global = layer.kind in GLOBAL_POOLINGS
     prefix = 'in_' if is_global else 'pool_'
     window = attributes.get(prefix + 'width', 1) * attributes.get(prefix + 'height', 1)
     channels = ctx.graph.tensors[layer.outputs[0]].shape[-1]
@@ -259,12 +259,12 @@ def move(layer: Layer, ctx: RuleContext) -> LayerModel:
     cost = Cost(register_bits=Range.exact(_element_bits(ctx, layer.outputs[0], bits)))
     out_elements = max(ctx.elements(name) for name in layer.outputs)
     in_elements = sum(ctx.elements(name) for name in layer.inputs)
-    if layer.kind == 'Transpose':
+    if layer.kind == Kind.TRANSPOSE:
         size = ctx.input_size(layer)
         cost.memories.append(Memory('ram', size, bits, label='tensor buffer'))
         busy = Range.exact(in_elements + out_elements) + LOOP_OVERHEAD_CYCLES.scale(2)
         return LayerModel(cost, busy, busy, Range(1, 2), ['buffers the whole tensor'])
-    if layer.kind == 'Resize2D':
+    if layer.kind == Kind.RESIZE2D:
         channels = ctx.graph.tensors[layer.inputs[0]].shape[-1]
         cost.memories.append(Memory('ram', layer.attributes['in_width'], channels * bits, label='row buffer'))
     latency, interval = stream_schedule(Range(1, 2), max(in_elements, out_elements))

@@ -19,6 +19,7 @@ from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContex
 from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, constant_multipliers, raw_values, tree_levels
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import DEPTHWISE_CONVOLUTIONS
 from hls4ml.model.passes.fifo_depths import stream_pack
 
 
@@ -144,7 +145,7 @@ def convolution(layer: Layer, ctx: RuleContext) -> LayerModel:
     through a line buffer, all products of one output pixel unrolled (PF and strategy unused)."""
     attributes = layer.attributes
     window = attributes['filt_width'] * attributes.get('filt_height', 1)
-    rows = window * (1 if layer.kind.startswith('Depthwise') else attributes['n_chan'])
+    rows = window * (1 if layer.kind in DEPTHWISE_CONVOLUTIONS else attributes['n_chan'])
     pixels = attributes['out_width'] * attributes.get('out_height', 1)
     if ctx.io_stream:
         return _stream_convolution(layer, ctx, _matrix(layer, ctx, rows, attributes['n_filt']))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from hls4ml.estimate.devices import Family
+from hls4ml.backends.devices import Family
 from hls4ml.estimate.primitives import ZERO, Cost, Memory, Multiplier, Range
 
 LUT_PRODUCT_BITS = 10  # both operands at most this wide: the product is built in LUTs

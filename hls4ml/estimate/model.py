@@ -1,8 +1,9 @@
 """The rule of every layer kind, in one table, and the rows they give on one target.
 
 How to add a kind: write `rule(layer, ctx) -> LayerModel` next to its relatives (`kinds_*.py`,
-following the kernel's loops), register it in `RULES`, and add a hand-computed test in
-test/unit/estimate/. A kind without a rule gets a 'not modelled' row, never an error.
+following the kernel's loops), register it in `RULES` (test/unit/test_kind_records.py fails for a kind
+without one), and add a hand-computed test in test/unit/estimate/. A layer whose rule cannot read it
+gets a 'not modelled' row, never an error (docs/adding-a-layer.md).
 """
 
 from __future__ import annotations
@@ -10,65 +11,66 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hls4ml.backends.devices import Family
 from hls4ml.estimate import kinds_maps as maps
 from hls4ml.estimate import kinds_other as other
 from hls4ml.estimate import kinds_products as products
 from hls4ml.estimate import kinds_quantizer as quantizer
 from hls4ml.estimate import kinds_selection as selection
 from hls4ml.estimate.context import LayerModel, RuleContext
-from hls4ml.estimate.devices import Family
 from hls4ml.estimate.mapping import bit_operations, map_cost
 from hls4ml.estimate.primitives import ZERO, Cost, Memory, Range
 from hls4ml.estimate.result import LayerEstimate
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.passes.fifo_depths import stream_pack
 
 Rule = Callable[[Layer, RuleContext], LayerModel]
 
-RULES: dict[str, Rule] = {
+RULES: dict[str, Rule] = {  # every kind but the ports (a port is not a circuit)
     # matrix products
-    'Dense': products.dense,
-    'Conv1D': products.convolution,
-    'Conv2D': products.convolution,
-    'DepthwiseConv1D': products.convolution,
-    'DepthwiseConv2D': products.convolution,
-    'Dot': products.dot,
+    Kind.DENSE: products.dense,
+    Kind.CONV1D: products.convolution,
+    Kind.CONV2D: products.convolution,
+    Kind.DEPTHWISE_CONV1D: products.convolution,
+    Kind.DEPTHWISE_CONV2D: products.convolution,
+    Kind.DOT: products.dot,
     # element-wise arithmetic
-    'BatchNormalization': products.batchnorm,
-    'Merge': products.merge,
-    'FixedPointQuantizer': quantizer.quantizer,
+    Kind.BATCH_NORMALIZATION: products.batchnorm,
+    Kind.MERGE: products.merge,
+    Kind.FIXED_POINT_QUANTIZER: quantizer.quantizer,
     # activations
-    'Activation': other.activation,
-    'UnaryLUT': other.activation,
-    'ParametrizedActivation': other.activation,
-    'PReLU': other.activation,
-    'HardActivation': other.activation,
-    'Softmax': other.softmax,
+    Kind.ACTIVATION: other.activation,
+    Kind.UNARY_LUT: other.activation,
+    Kind.PARAMETRIZED_ACTIVATION: other.activation,
+    Kind.PRELU: other.activation,
+    Kind.HARD_ACTIVATION: other.activation,
+    Kind.SOFTMAX: other.softmax,
     # pooling
-    'Pooling1D': other.pooling,
-    'Pooling2D': other.pooling,
-    'GlobalPooling1D': other.pooling,
-    'GlobalPooling2D': other.pooling,
+    Kind.POOLING1D: other.pooling,
+    Kind.POOLING2D: other.pooling,
+    Kind.GLOBAL_POOLING1D: other.pooling,
+    Kind.GLOBAL_POOLING2D: other.pooling,
     # selection and maps
-    'SOM': other.som,
-    'ReSOM': maps.resom,
-    'TopK': other.topk,
-    'SoftTopK': selection.soft_topk,
-    'Router': selection.router,
-    'ExpertChoiceRouter': selection.expert_choice,
+    Kind.SOM: other.som,
+    Kind.RESOM: maps.resom,
+    Kind.TOPK: other.topk,
+    Kind.SOFT_TOPK: selection.soft_topk,
+    Kind.ROUTER: selection.router,
+    Kind.EXPERT_CHOICE_ROUTER: selection.expert_choice,
     # moving values
     **dict.fromkeys(
         (
-            'Reshape',
-            'Transpose',
-            'ZeroPadding1D',
-            'ZeroPadding2D',
-            'Cropping1D',
-            'Cropping2D',
-            'Resize',
-            'Resize2D',
-            'Concatenate',
-            'Clone',
+            Kind.RESHAPE,
+            Kind.TRANSPOSE,
+            Kind.ZERO_PADDING1D,
+            Kind.ZERO_PADDING2D,
+            Kind.CROPPING1D,
+            Kind.CROPPING2D,
+            Kind.RESIZE,
+            Kind.RESIZE2D,
+            Kind.CONCATENATE,
+            Kind.CLONE,
         ),
         other.move,
     ),

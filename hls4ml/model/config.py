@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS, LayerKind
+from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS, KindRecord
+from hls4ml.model.pass_context import DEFAULT_MAXIMUM_PRECISION
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType, parse_precision
 
 STRATEGIES = ('latency', 'resource')
@@ -38,10 +39,6 @@ CHANNELS_LAST_MODES = ('full', 'internal', 'off')
 MODEL_PRECISION_KEYS = {'default', 'maximum'} | {
     var for kind in LAYER_KINDS.values() for var in (*kind.type_defaults, *kind.ignored_precisions)
 }
-DEFAULT_MAXIMUM_PRECISION = FixedPrecisionType(48, 24)
-"""The cap of every 'auto' type of a float layer when the config names no `Precision: {'maximum': ...}`
-(docs/quantization.md): the width of a DSP48 accumulator, so a sum stays inside one DSP. Without a cap the
-exact types of float models grow by the input's and the weights' fraction bits at every layer."""
 
 
 @dataclass
@@ -155,7 +152,7 @@ class HLSConfig:
             self._apply_scalars(settings, entry, where, implementations)
         return settings
 
-    def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: LayerKind) -> tuple[dict[str, Any], str]:
+    def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: KindRecord) -> tuple[dict[str, Any], str]:
         """The first entry of `table` under one of `keys`, checked, and where it is (for messages)."""
         for key in keys:
             if key in table:
@@ -257,7 +254,7 @@ def _check_keys(entry: dict[str, Any], allowed: set[str], where: str) -> None:
         raise ValueError(f'{where}: unknown key {unknown[0]!r}; allowed keys are {", ".join(sorted(allowed))}')
 
 
-def _check_layer_keys(entry: dict[str, Any], kind: LayerKind, where: str) -> None:
+def _check_layer_keys(entry: dict[str, Any], kind: KindRecord, where: str) -> None:
     allowed = set(kind.config_keys) | {f'{var}_t' for var in kind.type_defaults}
     _check_keys(entry, allowed, f'{where} ({kind.name})')
     precision = entry.get('Precision')

@@ -1,10 +1,12 @@
-"""Reference-interpreter kernels of the convolution and pooling layers (see interpreter.py)."""
+"""Reference-interpreter kernels of the convolution and pooling layers (`kernel(layer, inputs, graph,
+family)`, named by the kinds' records in layers.py)."""
 
 from __future__ import annotations
 
 from hls4ml.model import reference
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import DEPTHWISE_CONVOLUTIONS, Kind
 
 
 def _pads(layer: Layer) -> tuple[int, ...]:
@@ -20,10 +22,11 @@ def _geometry(layer: Layer, two_d: dict, one_d: dict) -> dict:
     return two_d if 'in_height' in layer.attributes else one_d
 
 
-def convolution(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+def convolution(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+    x = inputs[0]
     attributes = layer.attributes
     kernel = layer.weights['weight']
-    depthwise = layer.kind.startswith('Depthwise')
+    depthwise = layer.kind in DEPTHWISE_CONVOLUTIONS
     if depthwise:
         kernel = kernel.reshape(*kernel.shape, 1)  # (window..., n_chan, depth multiplier 1)
     weights = quantize(kernel, layer.types['weight'], family)
@@ -45,7 +48,8 @@ def convolution(layer: Layer, x: FixedArray, graph: Graph, family: str) -> Fixed
     )
 
 
-def pooling(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
+def pooling(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+    x = inputs[0]
     attributes = layer.attributes
     geometry = _geometry(
         layer,
@@ -63,20 +67,9 @@ def pooling(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArra
     )
 
 
-def global_pooling(layer: Layer, x: FixedArray, graph: Graph, family: str) -> FixedArray:
-    function = reference.global_pooling2d if layer.kind.endswith('2D') else reference.global_pooling1d
+def global_pooling(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+    x = inputs[0]
+    function = reference.global_pooling2d if layer.kind == Kind.GLOBAL_POOLING2D else reference.global_pooling1d
     return function(
         x, layer.attributes['pool_op'], layer.types['result'], layer.types['accum'], n_filt=layer.attributes['n_chan']
     )
-
-
-SPATIAL_KERNELS = {
-    'Conv1D': convolution,
-    'Conv2D': convolution,
-    'DepthwiseConv1D': convolution,
-    'DepthwiseConv2D': convolution,
-    'Pooling1D': pooling,
-    'Pooling2D': pooling,
-    'GlobalPooling1D': global_pooling,
-    'GlobalPooling2D': global_pooling,
-}

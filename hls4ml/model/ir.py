@@ -2,7 +2,7 @@
 
 * `Tensor`: a named value flowing between layers: shape (without the batch dimension) and
   precision type. Each tensor has exactly one producer.
-* `Layer`: one operation. `kind` is one of `hls4ml.model.layers.LAYER_KINDS`; `attributes` hold
+* `Layer`: one operation. `kind` names one of `hls4ml.model.kinds.Kind` (records: `layers.py`); `attributes` hold
   the kind's parameters (`n_in`, `activation`, ...), `weights` the framework's float arrays, and
   `types` the precision of each typed variable (`result`, `accum`, `weight`, `bias`, `table`, ...).
 * `Graph`: layers in topological order plus the tensors and the model's inputs and outputs.
@@ -45,6 +45,9 @@ class Layer:
     source_name: str = ''  # the framework's layer name and class, for config look-ups and messages
     source_class: str = ''
     quantized: bool = False  # the frontend set some of its types (quantizers): its 'auto' types are exact
+
+    def __post_init__(self) -> None:
+        self.kind = str(self.kind)  # a `Kind` is kept as its plain name: configs, YAML and pickles hold strings
 
     # hls4ml 1.x compatible accessors
     @property

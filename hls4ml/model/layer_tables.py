@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import ROUTERS, Kind
 from hls4ml.model.tables import TableSpec, activation_table, explicit_table, softmax_tables
 from hls4ml.model.types import FixedPrecisionType
 
@@ -10,9 +11,9 @@ from hls4ml.model.types import FixedPrecisionType
 def layer_tables(layer: Layer, input_type: FixedPrecisionType) -> dict[str, TableSpec]:
     """The tables of a layer, keyed by their config-struct prefix ('' for one-table activations)."""
     size = layer.attributes.get('table_size', 1024)
-    if layer.kind == 'UnaryLUT' or 'exp_table' in layer.weights:
+    if layer.kind == Kind.UNARY_LUT or 'exp_table' in layer.weights:
         return explicit_tables(layer)
-    if layer.kind == 'Softmax':
+    if layer.kind == Kind.SOFTMAX:
         implementation = layer.attributes['implementation']
         if implementation == 'argmax':
             return {}
@@ -26,7 +27,7 @@ def layer_tables(layer: Layer, input_type: FixedPrecisionType) -> dict[str, Tabl
             implementation,
         )
         return {'exp_': exp_spec, 'inv_': inv_spec}
-    if layer.kind in ('Router', 'ExpertChoiceRouter'):  # stable softmax over k kept (renormalize) or n_in logits
+    if layer.kind in ROUTERS:  # stable softmax over k kept (renormalize) or n_in logits
         attributes = layer.attributes
         exp_spec, inv_spec = softmax_tables(
             input_type,
@@ -45,8 +46,8 @@ def explicit_tables(layer: Layer) -> dict[str, TableSpec]:
     """The tables a frontend computed itself (HGQ2): weights '<prefix>table' with the grid attributes
     '<prefix>table_start', '<prefix>table_shift' and optionally '<prefix>table_index' (the index type);
     a UnaryLUT has one table (prefix ''), a softmax two."""
-    prefixes = ('',) if layer.kind == 'UnaryLUT' else ('exp_', 'inv_')
-    if layer.kind == 'Softmax' and layer.attributes.get('implementation', 'stable') != 'stable':
+    prefixes = ('',) if layer.kind == Kind.UNARY_LUT else ('exp_', 'inv_')
+    if layer.kind == Kind.SOFTMAX and layer.attributes.get('implementation', 'stable') != 'stable':
         raise ValueError(
             f"{layer.describe()}: its tables were computed for the 'stable' implementation, "
             f"not {layer.attributes['implementation']!r}; remove 'Implementation' from its config"

@@ -24,6 +24,8 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind
+from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.types import FixedPrecisionType
 
 GUARD_BITS = 16
@@ -107,7 +109,7 @@ def overflow_summary(hls_model: Any, X: Any) -> OverflowSummary:
     recomputer = _Recomputer(hls_model, traced, inputs)
     rows = []
     for layer in graph.layers.values():
-        if layer.kind == 'Clone':
+        if layer.kind == Kind.CLONE:
             continue
         firmware = recomputer.firmware(layer)
         rows.append(_count(layer, recomputer.ideal(layer), firmware))
@@ -143,7 +145,7 @@ class _Recomputer:
 
     def firmware(self, layer: Layer) -> np.ndarray:
         """The layer's output values as the firmware computes them (trace; the numpy twin if untraced)."""
-        if layer.kind == 'Input':
+        if layer.kind == Kind.INPUT:
             return quantize(self.inputs[layer.outputs[0]], layer.types['result'], self.family).to_double()
         if layer.name in self.traced:
             return self.traced[layer.name]
@@ -155,23 +157,23 @@ class _Recomputer:
 
     def operand(self, tensor_name: str) -> FixedArray:
         producer = self.graph.producer(tensor_name)
-        while producer.kind == 'Clone':
+        while producer.kind == Kind.CLONE:
             producer = self.graph.producer(producer.inputs[0])
         return quantize(self.firmware(producer), producer.types['result'], self.family)
 
     def ideal(self, layer: Layer) -> np.ndarray | None:
         """What the layer writes with GUARD_BITS more integer and fraction bits (None: not recomputable)."""
-        if layer.kind == 'Input':
+        record = LAYER_KINDS.get(layer.kind)
+        if record is None:  # a kind this version does not know
+            return None
+        if record.reference is None:  # a port: the values given
             return self.inputs[layer.outputs[0]]
-        from hls4ml.model.interpreter import KERNELS
-        from hls4ml.model.interpreter_structure import COMBINE_KINDS, combine
-
+        if layer.kind == Kind.RESOM:  # the maps' own accumulators are not widened: no ideal to compare with
+            return None
         wide = dataclasses.replace(layer, types={**layer.types, **_widened(layer)})
         try:
             operands = [self.operand(name) for name in layer.inputs]
-            if layer.kind in COMBINE_KINDS:
-                return combine(wide, operands, self.graph, self.family).to_double()
-            return KERNELS[layer.kind](wide, operands[0], self.graph, self.family).to_double()
+            return record.reference(wide, operands, self.graph, self.family).to_double()
         except (KeyError, ValueError, AssertionError, TypeError):
             return None  # a kernel that does not accept the widened types: reported as unknown
 

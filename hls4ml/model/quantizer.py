@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.types import FixedPrecisionType, RoundingMode
 
 OVERFLOW_MODES = ('WRAP', 'SAT', 'SAT_SYM')
@@ -158,4 +159,4 @@ def quantizer_layer(
     n_params = period(flat, channels)
     weights = {key: array[:n_params].copy() for key, array in zip(PARAMETERS, flat, strict=True)}
     attributes = {'n_in': flat[0].size, 'n_params': n_params, 'rounding': rounding, 'overflow': overflow}
-    return Layer(name, 'FixedPointQuantizer', [source], [name], attributes, weights)
+    return Layer(name, Kind.FIXED_POINT_QUANTIZER, [source], [name], attributes, weights)

@@ -18,7 +18,7 @@ from typing import Any
 import keras
 from keras import ops
 
-from hls4ml.model.layers import ROUTER_OUTPUTS, SOFT_TOPK_MODES
+from hls4ml.model.kinds import ROUTER_OUTPUTS, SOFT_TOPK_MODES
 
 FAR = 1e30  # beyond every breakpoint
 

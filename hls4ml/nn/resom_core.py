@@ -7,9 +7,9 @@ n_units_y); and one label per unit, the x units first.
 * `ReSOMSettings`: the two maps' `SOMSettings`, source, combine, iterations and output, checked once
   (the IR ReSOM's values; 'euclidean' is accepted for 'squared_euclidean').
 * `resom_forward`: the float64 forward pass both framework layers compute, in numpy (the tests' oracle).
-* `learn_lateral`, `map_labels`: H from paired unlabelled samples (`converters.resom.hebbian_lateral`)
+* `learn_lateral`, `map_labels`: H from paired unlabelled samples (`model.resom_graphs.hebbian_lateral`)
   and the labels of both maps from labelled samples of one or both (the other by divergence).
-* `layer_parts`: the IR ReSOM layer's attributes and weights, checked by `converters.resom.resom_graph`.
+* `layer_parts`: the IR ReSOM layer's attributes and weights, checked by `model.resom_graphs.resom_graph`.
 
 Forward semantics, shared with the IR ReSOM: ã = exp(-(d_n - d_bmu) / beta) per map (the Euclidean, not
 squared, distance); `iterations` Jacobi rounds of ℓ^x = H ã^y, ℓ^y = Hᵀ ã^x (source 'all') or the winner's
@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.converters.resom import divergent_labels, hebbian_lateral, resom_graph
-from hls4ml.model.layers import RESOM_COMBINES, RESOM_DISTANCES, RESOM_OUTPUTS, RESOM_SOURCES
+from hls4ml.model.kinds import RESOM_COMBINES, RESOM_DISTANCES, RESOM_OUTPUTS, RESOM_SOURCES
+from hls4ml.model.resom_graphs import divergent_labels, hebbian_lateral, resom_graph
 from hls4ml.nn import som_core
 from hls4ml.nn.som_core import SOMSettings, som_forward, unit_labels
 

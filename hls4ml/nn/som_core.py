@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.model.layers import SOM_DISTANCES, SOM_OUTPUTS, SOM_TOPOLOGIES
+from hls4ml.model.kinds import SOM_DISTANCES, SOM_OUTPUTS, SOM_TOPOLOGIES
 from hls4ml.model.reference.som import unit_coordinates
+from hls4ml.model.som_graphs import minisom_distance
 
 ALIASES = {'euclidean': 'squared_euclidean'}
 TRAINING_MODES = ('online', 'batch')
@@ -261,8 +262,6 @@ def unit_labels(
 # ---- MiniSom -----------------------------------------------------------------------------------------
 def minisom_state(som: Any, distance: str | None = None) -> dict[str, Any]:
     """codebook (N, n_in), grid, distance and topology of a trained `minisom.MiniSom`."""
-    from hls4ml.converters.som import minisom_distance
-
     weights = getattr(som, '_weights', None)
     if weights is None or np.ndim(weights) != 3:
         raise ValueError(f'expected a trained minisom.MiniSom, got {type(som).__name__}')

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from hls4ml.model.layers import ROUTER_OUTPUTS, SOFT_TOPK_MODES
+from hls4ml.model.kinds import ROUTER_OUTPUTS, SOFT_TOPK_MODES
 from hls4ml.model.reference.soft_topk_exact import soft_topk_magnitude_exact, soft_topk_mask_exact
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,12 @@ import jinja2
 import numpy as np
 import yaml
 
-from hls4ml.backends.base import WEIGHTS_TEMPLATE
+from hls4ml.backends.base import WEIGHTS_TEMPLATE, Backend, Design
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.backends.script_values import check_output_dir
-from hls4ml.converters.names import check_project_name
 from hls4ml.csim.compiler import SourceTree
 from hls4ml.csim.simulation import CSimInterface
+from hls4ml.model.names import check_project_name
 from hls4ml.writer.files import project_lock, remove_stale, write_files
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
@@ -51,9 +52,9 @@ def _environment(backend_dir: str) -> jinja2.Environment:
     )
 
 
-def render_project(model: Any, project: ProjectContext) -> dict[str, str]:
+def render_project(design: Design, project: ProjectContext) -> dict[str, str]:
     """Relative path -> file content for every generated file."""
-    backend = model.backend
+    backend = design.backend
     environment = _environment(backend.template_dir)
     name = project.project_name
     files = {path.format(name=name): template for path, template in backend.project_files().items()}
@@ -64,11 +65,11 @@ def render_project(model: Any, project: ProjectContext) -> dict[str, str]:
     array_template = environment.get_template(WEIGHTS_TEMPLATE)
     for array in project.arrays:
         rendered[_in_sources(backend, f'firmware/weights/{array.name}.h')] = array_template.render(a=array)
-    rendered['hls4ml_config.yml'] = _config_yaml(model.config)
+    rendered['hls4ml_config.yml'] = _config_yaml(design.config)
     return rendered
 
 
-def _in_sources(backend: Any, path: str) -> str:
+def _in_sources(backend: Backend, path: str) -> str:
     """Sources (firmware/, the bridge, the testbench) sit in the backend's source folder (oneAPI: src/)."""
     sources = path.startswith('firmware') or path.endswith(('_bridge.cpp', '_test.cpp'))
     return f'{backend.source_dir}/{path}' if backend.source_dir and sources else path
@@ -77,7 +78,7 @@ def _in_sources(backend: Any, path: str) -> str:
 MODEL_KEYS = ('KerasModel', 'PytorchModel', 'OnnxModel')
 
 
-def _config_yaml(config: dict[str, Any]) -> str:
+def _config_yaml(config: Mapping[str, Any]) -> str:
     """The project configuration, with the framework model replaced by its description (a path stays)."""
     serialisable = dict(config)
     for key in MODEL_KEYS:
@@ -94,9 +95,10 @@ def _plain(shape: Any) -> Any:
     return [_plain(item) for item in shape] if isinstance(shape, (tuple, list)) else shape
 
 
-def check_project_names(model: Any) -> Path:
-    check_project_name(model.project_name)
-    output_dir = Path(check_output_dir(model.output_dir))
+def check_project_names(design: Design) -> Path:
+    """The output folder, after the project name and the folder are checked (nothing is written yet)."""
+    check_project_name(design.project_name)
+    output_dir = Path(check_output_dir(design.output_dir))
     if output_dir.exists() and not output_dir.is_dir():
         raise ValueError(f'output_dir {str(output_dir)!r} exists and is not a directory')
     return output_dir
@@ -110,18 +112,20 @@ class WrittenProject:
     csim: CSimInterface
 
 
-def write_project(model: Any) -> WrittenProject:
-    output_dir = check_project_names(model)
-    project = lower_project(model)
-    files = {path: content.encode() for path, content in render_project(model, project).items()}
-    files.update({path: content.encode() for path, content in _testbench_data(model.config, project).items()})
-    firmware = _in_sources(model.backend, 'firmware')
+def write_project(design: Design) -> WrittenProject:
+    """Lower, render and write the project of a converted model; returns where it is and what the
+    C-simulation compiles."""
+    output_dir = check_project_names(design)
+    project = lower_project(design)
+    files = {path: content.encode() for path, content in render_project(design, project).items()}
+    files.update({path: content.encode() for path, content in _testbench_data(design.config, project).items()})
+    firmware = _in_sources(design.backend, 'firmware')
     files.update({f'{firmware}/{path}': content for path, content in static_library_files().items()})
     weights = {path.rsplit('/', 1)[1] for path in files if path.startswith(f'{firmware}/weights/')}
     with project_lock(output_dir):
         write_files(output_dir, files)
         remove_stale(output_dir / firmware / 'weights', weights)
-    return WrittenProject(output_dir, _interface(files, project, model.backend))
+    return WrittenProject(output_dir, _interface(files, project, design.backend))
 
 
 @functools.cache
@@ -136,7 +140,7 @@ def static_library_files() -> dict[str, bytes]:
     return files
 
 
-def _testbench_data(config: dict[str, Any], project: ProjectContext) -> dict[str, str]:
+def _testbench_data(config: Mapping[str, Any], project: ProjectContext) -> dict[str, str]:
     files = {}
     for key, name in (
         ('InputData', 'tb_input_features.dat'),
@@ -163,7 +167,7 @@ def include_dirs(firmware: str) -> tuple[tuple[str, ...], tuple[Path, ...]]:
     return (f'{firmware}/ap_types',), ()
 
 
-def _interface(files: dict[str, bytes], project: ProjectContext, backend: Any) -> CSimInterface:
+def _interface(files: dict[str, bytes], project: ProjectContext, backend: Backend) -> CSimInterface:
     def ports(items: list) -> tuple:
         return tuple((port.layer, port.shape) for port in items)
 

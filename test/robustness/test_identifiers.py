@@ -5,7 +5,7 @@ and tensor names appear in comments only. So a model whose layers are named like
 vendor types, namespaces or the project's own functions writes the same C++ as one with plain names
 (comments aside) and predicts the same, on Vitis and Catapult, in both IO types. The one user-chosen
 identifier is the project name: names the generated code always defines are refused at conversion, names
-of this model's generated identifiers when the project is written (both in `converters/names.py`)."""
+of this model's generated identifiers when the project is written (both in `model/names.py`)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from refusals import refused
 
 import hls4ml
 from hls4ml.backends.common.project import lower_project
-from hls4ml.converters.names import project_name_clash, project_name_problem
 from hls4ml.model.interpreter import interpret
+from hls4ml.model.names import project_name_clash, project_name_problem
 
 TEMPLATES = Path(hls4ml.__file__).parent / 'templates'
 HOSTILE = (
@@ -166,7 +166,7 @@ def test_every_name_the_project_defines_is_refused_as_project_name(models, backe
     is refused as a project name, by the fixed rules or as one of this model's generated names."""
     hls_model = convert(models[1], tmp_path, backend, io_type)
     hls_model.write()
-    generated = lower_project(hls_model).global_identifiers
+    generated = lower_project(hls_model.design).global_identifiers
     defined = {
         name
         for text in sources_without_comments(tmp_path).values()

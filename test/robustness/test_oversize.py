@@ -13,7 +13,7 @@ import pytest
 import torch
 
 import hls4ml
-from hls4ml.model.checks import UNROLL_LIMIT, oversize_layers
+from hls4ml.api.checks import UNROLL_LIMIT, oversize_layers
 
 
 def convert(model: keras.Model, tmp_path, **kwargs):
@@ -41,7 +41,7 @@ def test_a_512x512_latency_dense_warns_with_the_count_and_the_fix(tmp_path) -> N
 def test_the_suggested_reuse_factor_silences_it_and_fits_the_unroll_limit(tmp_path) -> None:
     config = {'Model': {'Precision': 'fixed<16,6>', 'Strategy': 'Resource', 'ReuseFactor': 64}}
     hls_model = convert(dense(512, 512), tmp_path, hls_config=config)
-    assert oversize_layers(hls_model) == []
+    assert oversize_layers(hls_model.design) == []
     assert 512 * 512 / hls_model.graph.layers['big'].attributes['reuse_factor'] <= UNROLL_LIMIT
 
 

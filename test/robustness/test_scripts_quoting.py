@@ -108,7 +108,7 @@ def test_vitis_build_script_keeps_hostile_values_literal(tmp_path: Path) -> None
     marker = tmp_path / 'prj' / MARKER
     for value in hostile_values(marker):
         project = dataclasses.replace(
-            lower_project(hls_model), project_name=value, part=value, clock_period=value, clock_uncertainty=value
+            lower_project(hls_model.design), project_name=value, part=value, clock_period=value, clock_uncertainty=value
         )
         folder = render(hls_model, project, {'project.tcl': 'project.tcl.j2', 'build_prj.tcl': 'build_prj.tcl.j2'})
         run = run_with_stubs(folder / 'build_prj.tcl')
@@ -129,7 +129,8 @@ def test_catapult_fpga_script_keeps_a_hostile_part_literal(tmp_path: Path) -> No
         'library get * -ret p': 'list /a/b/c/d/e/f/g/family/i/speed',
     }
     for value in hostile_values(marker):
-        project = dataclasses.replace(lower_project(hls_model), part=value, project_name=value, clock_period=value)
+        lowered = lower_project(hls_model.design)
+        project = dataclasses.replace(lowered, part=value, project_name=value, clock_period=value)
         folder = render(hls_model, project, {'build_prj.tcl': 'build_prj.tcl.j2'})
         run = run_with_stubs(folder / 'build_prj.tcl', responses=library)
         assert run.returncode == 0, run.stderr
@@ -144,7 +145,7 @@ def test_catapult_asic_script_keeps_hostile_libraries_and_fifo_literal(tmp_path:
     hls_model = tiny_model('Catapult', tmp_path / 'prj', tech='asic')
     marker = tmp_path / 'prj' / MARKER
     values = hostile_values(marker)
-    project = lower_project(hls_model)
+    project = lower_project(hls_model.design)
     settings = {**project.settings, 'ASICLibs': ' '.join(values[:1]), 'FIFO': values[1]}
     folder = render(hls_model, dataclasses.replace(project, settings=settings), {'build_prj.tcl': 'build_prj.tcl.j2'})
     run = run_with_stubs(folder / 'build_prj.tcl')
@@ -184,7 +185,8 @@ def test_oneapi_cmake_project_keeps_a_hostile_part_literal(oneapi_project: Any) 
     marker = Path(oneapi_project.output_dir) / MARKER
     writable = [value for value in hostile_values(marker) if ';' not in value]
     for index, value in enumerate(writable):
-        result = configure(oneapi_project, dataclasses.replace(lower_project(oneapi_project), part=value), f'b{index}')
+        project = dataclasses.replace(lower_project(oneapi_project.design), part=value)
+        result = configure(oneapi_project, project, f'b{index}')
         assert result.returncode == 0, result.stderr
         assert not marker.exists(), value
         cache = (Path(oneapi_project.output_dir) / f'b{index}' / 'CMakeCache.txt').read_text()
@@ -196,11 +198,12 @@ def test_oneapi_cmake_project_keeps_a_hostile_project_name_inert(oneapi_project:
     marker = Path(oneapi_project.output_dir) / MARKER
     writable = [value for value in hostile_values(marker) if 'execute_process' in value or '${' in value]
     for index, value in enumerate(writable):
-        configure(oneapi_project, dataclasses.replace(lower_project(oneapi_project), project_name=value), f'n{index}')
+        project = dataclasses.replace(lower_project(oneapi_project.design), project_name=value)
+        configure(oneapi_project, project, f'n{index}')
         assert not marker.exists(), value  # cmake may fail on the missing sources; it must not run the command
 
 
 def test_a_value_with_a_semicolon_is_not_written_into_cmake(oneapi_project: Any) -> None:
-    project = dataclasses.replace(lower_project(oneapi_project), part='Agilex7;-fplugin=evil.so')
+    project = dataclasses.replace(lower_project(oneapi_project.design), part='Agilex7;-fplugin=evil.so')
     with pytest.raises(ValueError, match=r"cannot be written into CMakeLists.txt: it holds ';'"):
         render(oneapi_project, project, {'CMakeLists.txt': 'CMakeLists.txt.j2'})

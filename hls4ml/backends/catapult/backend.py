@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hls4ml.backends import script_values
-from hls4ml.backends.base import Backend
+from hls4ml.backends.base import Backend, Design
 
 TECHNOLOGIES = ('fpga', 'asic')
 
@@ -73,7 +73,7 @@ class CatapultBackend(Backend):
             'build_prj.tcl': 'build_prj.tcl.j2',
         }
 
-    def build(self, model: Any, **kwargs: Any) -> dict[str, Any]:
+    def build(self, design: Design, **kwargs: Any) -> dict[str, Any]:
         from hls4ml.backends.catapult.build import build_project
 
-        return build_project(model, **kwargs)
+        return build_project(design, **kwargs)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from hls4ml.backends.base import Design
 from hls4ml.backends.tool import Progress, parsed_reports, require_executable, run_tool
 from hls4ml.report import parse_catapult_report
 
@@ -75,7 +76,7 @@ def planned_steps(chosen: dict[str, Any]) -> list[str]:
     return [short for name, short in PROGRESS.items() if name in run]
 
 
-def build_project(model: Any, log_to_stdout: bool = True, **options: Any) -> dict[str, Any]:
+def build_project(design: Design, log_to_stdout: bool = True, **options: Any) -> dict[str, Any]:
     """Run the steps asked for (OPTIONS, by name) and return the parsed reports (CSynthesisReport from
     Catapult's cycle.rpt and rtl.rpt, UtilizationReport and TimingReport after vsynth, the testbench
     logs)."""
@@ -92,6 +93,6 @@ def build_project(model: Any, log_to_stdout: bool = True, **options: Any) -> dic
     arguments = build_arguments(**{name: chosen[name] for name in STEPS})
     command = [tool, '-shell', '-f', 'build_prj.tcl', '-eval', f'set ::argv "{arguments}"']
     progress = Progress('catapult', planned_steps(chosen))
-    run_tool(command, Path(model.output_dir), 'catapult_build.log', echo=log_to_stdout, progress=progress)
+    run_tool(command, Path(design.output_dir), 'catapult_build.log', echo=log_to_stdout, progress=progress)
     progress.finish()
-    return parsed_reports(parse_catapult_report, Path(model.output_dir))
+    return parsed_reports(parse_catapult_report, Path(design.output_dir))

@@ -1,95 +1,23 @@
 """Lowering shared by every backend: each IR layer -> a `LayerImpl` (config struct, kernel call, arrays).
 
-One function per layer kind, registered in `LOWERINGS`; they compute everything the templates
-print. Generated identifiers are index-based (`layer3_out`, `config3`, `w3`, `layer3_result_t`),
-so no layer name can collide with another symbol; names appear in comments and trace keys only.
+One function per layer kind (its `KindLowering` in `kinds.py` names it), computing everything the
+templates print. Generated identifiers are index-based (`layer3_out`, `config3`, `w3`,
+`layer3_result_t`), so no layer name can collide with another symbol; names appear in comments and
+trace keys only. This file holds the products, activations, softmax, top-k and SOM; the other kinds
+are in the `lowering_*.py` files beside it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 import numpy as np
 
-from hls4ml.backends.common.lowering_quantizer import lower_quantizer
-from hls4ml.backends.common.lowering_resom import lower_resom
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.lowering_som import lower_som_lookup, lower_som_scores
-from hls4ml.backends.common.lowering_spatial import SPATIAL_LOWERINGS
-from hls4ml.backends.common.lowering_structure import STRUCTURE_LOWERINGS
-from hls4ml.backends.common.lowering_topk import lower_expert_choice, lower_router, lower_soft_topk
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
-from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import TABLE_ACTIVATIONS
-from hls4ml.model.passes.fifo_depths import stream_pack
+from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import TABLE_ACTIVATIONS
 from hls4ml.model.types import FixedPrecisionType
-
-
-@dataclass
-class LoweringContext:
-    graph: Graph
-    family: str
-    index: dict[str, int]  # layer name -> index used in identifiers
-    io_stream: bool = False
-
-    def type_name(self, layer: Layer, var: str) -> str:
-        return f'layer{self.index[layer.name]}_{var}_t'
-
-    def tensor(self, tensor_name: str) -> str:
-        """The C++ variable of a tensor: `layer3_out` (a clone's further outputs: `layer3_out2`, ...)."""
-        producer = self.graph.producer(tensor_name)
-        position = producer.outputs.index(tensor_name)
-        return f'layer{self.index[producer.name]}_out{position + 1 if position else ""}'
-
-    @property
-    def io_type(self) -> str:
-        return 'nnet::io_stream' if self.io_stream else 'nnet::io_parallel'
-
-    def stream_type(self, tensor_name: str) -> str:
-        """The element type of a tensor's stream: all channels of one position."""
-        producer = self.graph.producer(tensor_name)
-        pack = stream_pack(self.graph.tensors[tensor_name].shape)
-        return f'nnet::array<{self.type_name(producer, "result")}, {pack}>'
-
-    def data_type(self, tensor_name: str) -> str:
-        """What a kernel's data template argument is: the element type, or the stream element type."""
-        if self.io_stream:
-            return self.stream_type(tensor_name)
-        return self.type_name(self.graph.producer(tensor_name), 'result')
-
-    def input_type_name(self, layer: Layer, position: int = 0) -> str:
-        return self.type_name(self.graph.producer(layer.inputs[position]), 'result')
-
-    def start(self, layer: Layer, header: str, base: str, function: str) -> LayerImpl:
-        """The common part: struct name, the kernel and its template arguments (each input's type, the
-        result type, the config), the data arguments (inputs, then the output), and n_in."""
-        index = self.index[layer.name]
-        impl = LayerImpl(layer.name, layer.kind, header, f'config{index}', base, function=function)
-        impl.template_args = [
-            *(self.data_type(name) for name in layer.inputs),
-            self.data_type(layer.outputs[0]),
-            impl.struct,
-        ]
-        impl.arguments = [*(self.tensor(name) for name in layer.inputs), self.tensor(layer.outputs[0])]
-        impl.statics.append(('unsigned', 'n_in', str(self.graph.tensors[layer.inputs[0]].size)))
-        return impl
-
-    def array(self, impl: LayerImpl, layer: Layer, prefix: str, weight: str, var: str) -> str:
-        """Add the constant array of `layer.weights[weight]` in type `var` to `impl`; returns its name."""
-        precision = layer.types[var]
-        assert isinstance(precision, FixedPrecisionType)
-        name = f'{prefix}{self.index[layer.name]}'
-        array = const_array(
-            name,
-            self.type_name(layer, var),
-            layer.weights[weight],
-            precision,
-            self.family,
-            f"{layer.describe()}, weights '{weight}'",
-        )
-        impl.arrays.append(array)
-        return name
 
 
 def literal(value: float) -> str:
@@ -225,24 +153,3 @@ def lower_som(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl.arrays.append(const_array(name, context.type_name(layer, 'label'), labels, label_type, context.family, where))
     impl.arguments.append(name)
     return lower_som_lookup(layer, context, impl)  # activities, hexagonal coordinates: a fifth array
-
-
-LOWERINGS: dict[str, Callable[[Layer, LoweringContext], LayerImpl]] = {
-    **SPATIAL_LOWERINGS,
-    **STRUCTURE_LOWERINGS,
-    'Dense': lower_dense,
-    'BatchNormalization': lower_batchnorm,
-    'Activation': lower_activation,
-    'UnaryLUT': lower_unary_lut,
-    'ParametrizedActivation': lower_parametrized,
-    'PReLU': lower_prelu,
-    'HardActivation': lower_hard_activation,
-    'FixedPointQuantizer': lower_quantizer,
-    'Softmax': lower_softmax_layer,
-    'SOM': lower_som,
-    'TopK': lower_topk,
-    'SoftTopK': lower_soft_topk,
-    'Router': lower_router,
-    'ExpertChoiceRouter': lower_expert_choice,
-    'ReSOM': lower_resom,
-}

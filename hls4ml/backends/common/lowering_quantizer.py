@@ -3,14 +3,10 @@ constant tables and the internal types of `hls4ml.model.quantizer.kernel_constan
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.model.ir import Layer
 from hls4ml.model.quantizer import kernel_constants, triples_of
-
-if TYPE_CHECKING:
-    from hls4ml.backends.common.lowering import LoweringContext
-    from hls4ml.model.ir import Layer
 
 # the tables each kernel reads, in argument order, and the config typedef each is stored in
 SATURATE_TABLES = (('scale', 'scale'), ('lsb', 'lsb'), ('low', 'rounded'), ('high', 'rounded'))

@@ -3,17 +3,13 @@ labels and the two activity tables as constant arrays."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.model.ir import Layer
 from hls4ml.model.reference.resom import layer_setup
 from hls4ml.model.types import FixedPrecisionType
-
-if TYPE_CHECKING:
-    from hls4ml.backends.common.lowering import LoweringContext
 
 TYPED = ('accum_x', 'accum_y', 'codebook_x', 'codebook_y', 'lateral', 'lateral_accum', 'activity', 'label')
 

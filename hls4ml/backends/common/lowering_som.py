@@ -4,18 +4,14 @@ and the unit coordinates of a hexagonal map's 'coordinates'; and the arrays of I
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Layer
 from hls4ml.model.reference.som import activity_table, score_biases, unit_coordinates
 from hls4ml.model.types import FixedPrecisionType
-
-if TYPE_CHECKING:
-    from hls4ml.backends.common.lowering import LoweringContext
 
 
 def _set_output(impl: LayerImpl, value: str) -> None:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl
 from hls4ml.model.ir import Layer
-
-if TYPE_CHECKING:
-    from hls4ml.backends.common.lowering import LoweringContext
+from hls4ml.model.kinds import DEPTHWISE_CONVOLUTIONS, GLOBAL_POOLINGS
 
 GEOMETRY = (
     'in_height',
@@ -51,7 +48,7 @@ def _rank(layer: Layer) -> str:
 
 
 def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
-    depthwise = layer.kind.startswith('Depthwise')
+    depthwise = layer.kind in DEPTHWISE_CONVOLUTIONS
     name = f'{"depthwise_" if depthwise else ""}conv{_rank(layer)}'
     impl = context.start(layer, 'nnet_conv.h', f'nnet::{name}_config', f'nnet::{name}')
     impl.statics += geometry(layer)
@@ -71,7 +68,7 @@ def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 
 def lower_pooling(layer: Layer, context: LoweringContext) -> LayerImpl:
-    name = f'{"global_" if layer.kind.startswith("Global") else ""}pooling{_rank(layer)}'
+    name = f'{"global_" if layer.kind in GLOBAL_POOLINGS else ""}pooling{_rank(layer)}'
     impl = context.start(layer, 'nnet_pooling.h', f'nnet::{name}_config', f'nnet::{name}')
     impl.statics += geometry(layer, {'n_chan': 'n_filt'})  # hls4ml calls the pooled channels n_filt
     impl.statics += [
@@ -80,15 +77,3 @@ def lower_pooling(layer: Layer, context: LoweringContext) -> LayerImpl:
     ]
     impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
     return impl
-
-
-SPATIAL_LOWERINGS = {
-    'Conv1D': lower_convolution,
-    'Conv2D': lower_convolution,
-    'DepthwiseConv1D': lower_convolution,
-    'DepthwiseConv2D': lower_convolution,
-    'Pooling1D': lower_pooling,
-    'Pooling2D': lower_pooling,
-    'GlobalPooling1D': lower_pooling,
-    'GlobalPooling2D': lower_pooling,
-}

@@ -2,38 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.lowering_spatial import geometry
 from hls4ml.backends.common.records import LayerImpl
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.types import FixedPrecisionType
 
-if TYPE_CHECKING:
-    from hls4ml.backends.common.lowering import LoweringContext
-
-MOVES = {  # kind -> (kernel, config base)
-    'Reshape': ('copy', 'copy_config'),
-    'Transpose': ('transpose', 'transpose_config'),
-    'ZeroPadding1D': ('zeropad1d_cl', 'padding1d_config'),
-    'ZeroPadding2D': ('zeropad2d_cl', 'padding2d_config'),
-    'Cropping1D': ('cropping1d_cl', 'cropping1d_config'),
-    'Cropping2D': ('cropping2d_cl', 'cropping2d_config'),
-    'Resize': ('upsampling1d_cl', 'upsampling1d_config'),
-    'Resize2D': ('upsampling2d_cl', 'upsampling2d_config'),
+MOVES: dict[str, tuple[str, str]] = {  # kind -> (kernel, config base)
+    Kind.RESHAPE: ('copy', 'copy_config'),
+    Kind.TRANSPOSE: ('transpose', 'transpose_config'),
+    Kind.ZERO_PADDING1D: ('zeropad1d_cl', 'padding1d_config'),
+    Kind.ZERO_PADDING2D: ('zeropad2d_cl', 'padding2d_config'),
+    Kind.CROPPING1D: ('cropping1d_cl', 'cropping1d_config'),
+    Kind.CROPPING2D: ('cropping2d_cl', 'cropping2d_config'),
+    Kind.RESIZE: ('upsampling1d_cl', 'upsampling1d_config'),
+    Kind.RESIZE2D: ('upsampling2d_cl', 'upsampling2d_config'),
 }
 HALF = FixedPrecisionType(1, 0, False)  # holds 0.5 exactly: the average's halving
 
 
 def lower_move(layer: Layer, context: LoweringContext) -> LayerImpl:
     function, base = MOVES[layer.kind]
-    if layer.kind == 'Reshape' and context.io_stream:  # a stream changes its packing, not its order
+    if layer.kind == Kind.RESHAPE and context.io_stream:  # a stream changes its packing, not its order
         function, base = 'repack', 'repack_config'
     impl = context.start(layer, 'nnet_array.h', f'nnet::{base}', f'nnet::{function}')
     impl.statics.append(('unsigned', 'io_type', context.io_type))
-    if layer.kind == 'Reshape':
+    if layer.kind == Kind.RESHAPE:
         impl.statics.append(('unsigned', 'n_elem', str(context.graph.tensors[layer.inputs[0]].size)))
-    elif layer.kind == 'Transpose':
+    elif layer.kind == Kind.TRANSPOSE:
         impl.statics += _transpose_statics(context.graph.tensors[layer.inputs[0]].shape, layer.attributes['perm'])
     else:
         impl.statics += geometry(layer)
@@ -50,10 +47,10 @@ def _transpose_statics(shape: tuple[int, ...], perm: tuple[int, ...]) -> list[tu
 
 
 def lower_combine(layer: Layer, context: LoweringContext) -> LayerImpl:
-    if layer.kind == 'Dot':
+    if layer.kind == Kind.DOT:
         impl = context.start(layer, 'nnet_merge.h', 'nnet::dot_config', 'nnet::dot1d')
         impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
-    elif layer.kind == 'Concatenate':
+    elif layer.kind == Kind.CONCATENATE:
         shapes = [context.graph.tensors[name].shape for name in layer.inputs]
         impl = context.start(layer, 'nnet_merge.h', 'nnet::concat_config', f'nnet::concatenate{len(shapes[0])}d')
         for position, shape in enumerate(shapes, start=1):
@@ -76,10 +73,3 @@ def lower_clone(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl.arguments += [context.tensor(name) for name in layer.outputs[1:]]
     impl.statics += [('unsigned', 'n_elem', str(layer.attributes['n_elem'])), ('unsigned', 'io_type', context.io_type)]
     return impl
-
-
-STRUCTURE_LOWERINGS = {
-    'Clone': lower_clone,
-    **dict.fromkeys(MOVES, lower_move),
-    **dict.fromkeys(('Merge', 'Concatenate', 'Dot'), lower_combine),
-}

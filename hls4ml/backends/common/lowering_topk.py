@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.tables import emit_tables
+from hls4ml.model.ir import Layer
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants, soft_topk_reciprocals
 from hls4ml.model.types import FixedPrecisionType
-
-if TYPE_CHECKING:
-    from hls4ml.backends.common.lowering import LoweringContext
-    from hls4ml.model.ir import Layer
 
 
 def _input_type(layer: Layer, context: LoweringContext) -> FixedPrecisionType:

@@ -2,33 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hls4ml.backends.common.lowering import LOWERINGS, LoweringContext
+from hls4ml.backends.base import Design
+from hls4ml.backends.common.context import LoweringContext
+from hls4ml.backends.common.kinds import KIND_LOWERINGS
 from hls4ml.backends.common.quoting import cmake_argument, tcl_word, tcl_words
 from hls4ml.backends.common.records import ConstArray, LayerImpl
-from hls4ml.converters.names import project_name_clash
+from hls4ml.model.ir import Graph
+from hls4ml.model.kinds import Kind
+from hls4ml.model.layers import is_port
+from hls4ml.model.names import project_name_clash
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.types import FixedPrecisionType
-
-STREAM_HEADERS = {
-    'nnet_dense.h': 'nnet_dense_stream.h',
-    'nnet_activation.h': 'nnet_activation_stream.h',
-    'nnet_activation_table.h': 'nnet_activation_stream.h',
-    'nnet_softmax.h': 'nnet_activation_stream.h',
-    'nnet_batchnorm.h': 'nnet_activation_stream.h',
-    'nnet_conv.h': 'nnet_conv_stream.h',
-    'nnet_pooling.h': 'nnet_pooling_stream.h',
-    'nnet_merge.h': 'nnet_merge_stream.h',
-    'nnet_quantizer.h': 'nnet_quantizer_stream.h',
-    'nnet_array.h': 'nnet_array_stream.h',
-    'nnet_som.h': 'nnet_som_stream.h',
-    'nnet_topk.h': 'nnet_topk_stream.h',
-    'nnet_softtopk.h': 'nnet_softtopk_stream.h',
-    'nnet_router.h': 'nnet_router_stream.h',
-    'nnet_resom.h': 'nnet_resom_stream.h',
-}
 
 
 @dataclass
@@ -69,7 +57,7 @@ class ProjectContext:
     clock_uncertainty: str | None  # Vitis / Vivado only
     io_type: str
     hyperopt_handshake: bool = False  # oneAPI only: False asks the compiler to optimise for latency
-    settings: dict[str, Any] = field(default_factory=dict)  # the top-level config (e.g. Catapult's Technology)
+    settings: Mapping[str, Any] = field(default_factory=dict)  # the top-level config (e.g. Catapult's Technology)
     defines: tuple[str, ...] = ()  # the dialect's -D flags (backend.csim_defines), for vendor builds too
     pipeline_style: str = 'pipeline'  # of the top function: 'pipeline' (II below) or 'dataflow'
     pipeline_interval: int = 1
@@ -114,7 +102,7 @@ class ProjectContext:
         """The kernel headers to include: each layer's, and its streaming twin in io_stream."""
         headers = {layer.header for layer in self.layers}
         if self.io_type == 'io_stream':
-            headers |= {STREAM_HEADERS[header] for header in headers if header in STREAM_HEADERS}
+            headers |= {KIND_LOWERINGS[layer.kind].stream_header for layer in self.layers}
         return sorted(headers)
 
     @property
@@ -135,15 +123,17 @@ class ProjectContext:
         return names
 
 
-def lower_project(model: Any) -> ProjectContext:
-    graph, config = model.graph, model.config
-    family = model.backend.family
+def lower_project(design: Design) -> ProjectContext:
+    """The whole project of a converted model as data for the templates; raises (naming the layer)
+    before anything is written when a layer cannot be implemented."""
+    graph, config, backend = design.graph, design.config, design.backend
+    family = backend.family
     io_stream = config['IOType'] == 'io_stream'
     indices = {name: index for index, name in enumerate(graph.layers, start=1)}
     context = LoweringContext(graph, family, indices, io_stream)
     project = ProjectContext(
-        model.project_name,
-        model.backend.name,
+        design.project_name,
+        backend.name,
         family,
         config.get('Part', ''),
         config['ClockPeriod'],
@@ -151,49 +141,47 @@ def lower_project(model: Any) -> ProjectContext:
         config['IOType'],
         hyperopt_handshake=config.get('HyperoptHandshake', False),
         settings=config,
-        defines=model.backend.csim_defines,
+        defines=backend.csim_defines,
     )
     for layer in graph.layers.values():
         for var, precision in layer.types.items():
             assert isinstance(precision, FixedPrecisionType)
             project.typedefs.append((context.type_name(layer, var), precision.spelling(family)))
-        if layer.kind == 'Input':
+        if is_port(layer):
             continue
-        if layer.kind not in LOWERINGS:
-            raise ValueError(
-                f'{layer.describe()}: the {model.backend.name} backend has no implementation of {layer.kind}'
-            )
-        project.layers.append(LOWERINGS[layer.kind](layer, context))
+        if layer.kind not in KIND_LOWERINGS:
+            raise ValueError(f'{layer.describe()}: the {backend.name} backend has no implementation of {layer.kind}')
+        project.layers.append(KIND_LOWERINGS[layer.kind].lower(layer, context))
     ports = {name: _port(context, name) for name in graph.tensors}
     project.inputs = [ports[name] for name in graph.inputs]
     project.outputs = [ports[name] for name in graph.outputs]
     if set(graph.inputs) & set(graph.outputs):
         raise ValueError('a model output is one of its inputs; there is nothing to compute for it')
     project.intermediates = [port for name, port in ports.items() if name not in graph.inputs + graph.outputs]
-    computed = [layer for layer in graph.layers.values() if layer.kind != 'Input']
+    computed = [layer for layer in graph.layers.values() if not is_port(layer)]
     project.tasks = [
         Task(impl, [ports[name] for name in layer.inputs], [ports[name] for name in layer.outputs])
         for impl, layer in zip(project.layers, computed, strict=True)
     ]
-    project.traces = _traced(model, ports)
-    project.pipeline_style, project.pipeline_interval = top_schedule(model)
+    project.traces = _traced(graph, ports)
+    project.pipeline_style, project.pipeline_interval = top_schedule(design)
     clash = project_name_clash(project.project_name, project.global_identifiers)
     if clash:
         raise ValueError(clash)
     return project
 
 
-def top_schedule(model: Any) -> tuple[str, int]:
+def top_schedule(design: Design) -> tuple[str, int]:
     """The top-level schedule, as hls4ml chooses it unless Model.PipelineStyle/PipelineInterval say:
     a Resource layer makes it a dataflow of layers, otherwise one pipeline at the largest reuse factor."""
-    settings = model.hls_config.model
-    layers = model.graph.layers.values()
+    settings = design.model_settings
+    layers = design.graph.layers.values()
     largest = max((layer.attributes.get('reuse_factor', 1) for layer in layers), default=1)
     style = str(settings.get('PipelineStyle', 'auto')).lower()
     if style not in ('auto', 'pipeline', 'dataflow'):
         raise ValueError(f"hls_config['Model']['PipelineStyle'] must be auto, pipeline or dataflow, got {style!r}")
     if style == 'auto':
-        streaming = model.config['IOType'] == 'io_stream'
+        streaming = design.io_type == 'io_stream'
         resource = any(layer.attributes.get('strategy') == 'resource' for layer in layers)
         style = 'dataflow' if streaming or resource else 'pipeline'
     interval = settings.get('PipelineInterval', largest)
@@ -217,8 +205,8 @@ def _port(context: LoweringContext, tensor_name: str) -> Port:
     return port
 
 
-def _traced(model: Any, ports: dict[str, Port]) -> list[Port]:
+def _traced(graph: Graph, ports: dict[str, Port]) -> list[Port]:
     """Layers marked `Trace: True`; when none is marked, every layer after the inputs (trace() is asked for)."""
-    layers = [layer for layer in model.graph.layers.values() if layer.kind not in ('Input', 'Clone')]
+    layers = [layer for layer in graph.layers.values() if not is_port(layer) and layer.kind != Kind.CLONE]
     marked = [layer for layer in layers if layer.attributes.get('trace')]
     return [ports[layer.outputs[0]] for layer in (marked or layers)]

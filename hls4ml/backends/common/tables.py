@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.model.ir import Layer
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.tables import TableSpec, table_values
 from hls4ml.model.types import FixedPrecisionType
-
-if TYPE_CHECKING:
-    from hls4ml.backends.common.lowering import LoweringContext
 
 
 def _emit(impl: LayerImpl, context: LoweringContext, layer: Layer, prefix: str, spec: TableSpec) -> str:

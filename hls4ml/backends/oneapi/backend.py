@@ -1,7 +1,7 @@
 """The Intel oneAPI backend: ac_fixed types, a SYCL kernel around the shared model core, a CMake project.
 
 What names the toolkit lives in two places, so that a successor flow (Altera's oneAPI after 2025.0)
-is a small change: `TOOLKIT` below (the compiler, the versions that still have FPGA support, how to
+is a small change: `TOOLKIT` in `toolkit.py` (the compiler, the versions that still have FPGA support, how to
 install it) and `templates/oneapi/dialect.j2` (headers, namespaces, kernel and pipe properties,
 compiler flags). The kernel library's attribute spellings are in `templates/nnet/dialect/oneapi.h`.
 """
@@ -11,29 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hls4ml.backends.base import Backend
-
-
-@dataclass(frozen=True)
-class Toolkit:
-    compiler: str  # on PATH after setvars.sh; CMakeLists.txt names it too (dialect.j2)
-    oldest: tuple[int, int]  # the compiler versions with FPGA support
-    newest: tuple[int, int]
-    advice: str  # how to get the compiler, for the error when it is missing
-
-
-TOOLKIT = Toolkit(
-    compiler='icpx',
-    oldest=(2024, 1),
-    newest=(2025, 0),
-    advice=(
-        'source the oneAPI setvars.sh (e.g. /opt/intel/oneapi/setvars.sh) of a 2024.1 to 2025.0 install with '
-        'the FPGA support package (apt-get install intel-oneapi-compiler-fpga brings icpx 2025.0; FPGA '
-        'support ends with 2025.0), or put icpx on PATH.'
-    ),
-)
-
-BUILD_TYPES = ('fpga_emu', 'report', 'fpga_sim', 'fpga', 'lib')  # make targets of CMakeLists.txt
+from hls4ml.backends.base import Backend, Design
 
 
 @dataclass(frozen=True)
@@ -76,7 +54,7 @@ class OneAPIBackend(Backend):
             'CMakeLists.txt': 'CMakeLists.txt.j2',
         }
 
-    def build(self, model: Any, **kwargs: Any) -> dict[str, Any]:
+    def build(self, design: Design, **kwargs: Any) -> dict[str, Any]:
         from hls4ml.backends.oneapi.build import build_project
 
-        return build_project(model, **kwargs)
+        return build_project(design, **kwargs)

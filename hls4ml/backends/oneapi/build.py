@@ -9,7 +9,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from hls4ml.backends.oneapi.backend import BUILD_TYPES, TOOLKIT
+from hls4ml.backends.base import Design
+from hls4ml.backends.oneapi.toolkit import BUILD_TYPES, TOOLKIT
 from hls4ml.backends.tool import Progress, parsed_reports, require_executable, run_tool
 from hls4ml.report import parse_oneapi_report
 
@@ -39,7 +40,7 @@ def check_version(version: tuple[int, int] | None) -> None:
 
 
 def build_project(
-    model: Any, build_type: str = 'fpga_emu', run: bool = False, log_to_stdout: bool = True
+    design: Design, build_type: str = 'fpga_emu', run: bool = False, log_to_stdout: bool = True
 ) -> dict[str, Any]:
     """`cmake ..` and `make <build_type>` in the project's build/ folder, then (with `run`) the testbench
     binary from the project folder. Returns hls4ml 1.x's {target: {'HLS', 'Loop', 'Quartus'}} for the
@@ -49,7 +50,7 @@ def build_project(
     check_version(compiler_version(require_executable('oneAPI', TOOLKIT.compiler, ('PATH',), TOOLKIT.advice)))
     cmake = require_executable('oneAPI', 'cmake', ('PATH',), 'install CMake 3.16 or newer.')
     make = require_executable('oneAPI', 'make', ('PATH',), 'install make.')
-    project = Path(model.output_dir).resolve()
+    project = Path(design.output_dir).resolve()
     build = project / 'build'
     build.mkdir(exist_ok=True)
     runs = run and build_type in RUNNABLE
@@ -61,7 +62,7 @@ def build_project(
     if runs:
         progress.start('run')
         (project / 'tb_data').mkdir(exist_ok=True)
-        binary = build / f'{model.project_name}.{build_type}'
+        binary = build / f'{design.project_name}.{build_type}'
         run_tool([str(binary)], project, f'{build_type}.log', echo=log_to_stdout, progress=progress)
     progress.finish()
     return parsed_reports(parse_oneapi_report, build) if build_type in REPORTING else {}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hls4ml.backends import script_values
-from hls4ml.backends.base import IO_TYPES, Backend
+from hls4ml.backends.base import IO_TYPES, Backend, Design
 
 SUPPORTED_IO_TYPES = IO_TYPES
 
@@ -60,7 +60,7 @@ class VitisBackend(Backend):
             'vivado_synth.tcl': 'vivado_synth.tcl.j2',
         }
 
-    def build(self, model: Any, **kwargs: Any) -> dict[str, Any]:
+    def build(self, design: Design, **kwargs: Any) -> dict[str, Any]:
         from hls4ml.backends.vitis.build import build_project
 
-        return build_project(model, **kwargs)
+        return build_project(design, **kwargs)

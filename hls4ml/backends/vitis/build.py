@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hls4ml.backends.base import VendorToolNotFound
+from hls4ml.backends.base import Design, VendorToolNotFound
 from hls4ml.backends.tool import Progress, find_executable, parsed_reports, run_tool
 from hls4ml.report import parse_vivado_report
 
@@ -63,7 +63,7 @@ def build_options(**steps: bool) -> str:
 
 
 def build_project(
-    model: Any,
+    design: Design,
     reset: bool = False,
     csim: bool = True,
     synth: bool = True,
@@ -78,9 +78,9 @@ def build_project(
     return the parsed reports: hls4ml 1.x's dictionary (CSynthesisReport, CosimReport, ...)."""
     if fifo_opt:
         raise ValueError('fifo_opt (FIFO depths from a co-simulation) is not implemented in this version')
-    backend = model.backend.name
+    backend = design.backend.name
     command = find_tool(backend)
-    project = Path(model.output_dir)
+    project = Path(design.output_dir)
     steps = {
         'reset': reset,
         'csim': csim or validation,

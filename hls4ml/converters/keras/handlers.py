@@ -16,7 +16,7 @@ import numpy as np
 
 from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
 from hls4ml.model.ir import Layer
-from hls4ml.model.layers import ACTIVATIONS
+from hls4ml.model.kinds import ACTIVATIONS
 
 
 class UnsupportedLayer(ValueError):

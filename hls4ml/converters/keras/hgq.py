@@ -32,6 +32,8 @@ from hls4ml.converters.keras.handlers import (
     handles,
 )
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import GLOBAL_POOLINGS as GLOBAL_POOLING_KINDS
+from hls4ml.model.kinds import Kind
 from hls4ml.model.passes.infer_precision import integer_bits
 from hls4ml.model.quantizer import OVERFLOW_MODES, container_type, quantizer_layer, triples_of
 from hls4ml.model.types import FixedPrecisionType, UnspecifiedPrecisionType
@@ -167,7 +169,7 @@ def _finish(source: Source, layers: list[Layer], shape: tuple[int, ...]) -> list
 
 
 def _mark_activation(layer: Layer, origin: str) -> None:
-    if layer.kind == 'Activation' and layer.attributes['activation'] in EXACT_ACTIVATIONS:
+    if layer.kind == Kind.ACTIVATION and layer.attributes['activation'] in EXACT_ACTIVATIONS:
         layer.attributes['exact_result'] = True
         layer.types['result'] = _auto()
     else:
@@ -206,7 +208,7 @@ def _warn_float32(source: Source, quantizers: list[Layer], kernel: np.ndarray, b
 def _warn_average(source: Source, pooling: Layer) -> None:
     """HGQ2 divides in float; the firmware's average is exact only for windows of 2^k values."""
     attributes = pooling.attributes
-    prefix = 'in_' if pooling.kind.startswith('Global') else 'pool_'
+    prefix = 'in_' if pooling.kind in GLOBAL_POOLING_KINDS else 'pool_'
     window = math.prod(attributes.get(prefix + axis, 1) for axis in ('height', 'width'))
     if attributes['pool_op'] == 'average' and window & (window - 1):
         warnings.warn(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from hls4ml.converters.builder import FOLDABLE
 from hls4ml.converters.keras.hgq import EXACT_ACTIVATIONS, HGQ_CLASSES
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.quantizer import element_type, feeding_type, triples_of
 from hls4ml.model.types import UnspecifiedPrecisionType
@@ -25,7 +26,7 @@ from hls4ml.model.types import UnspecifiedPrecisionType
 
 def is_hgq_model(graph: Graph) -> bool:
     return any(
-        layer.kind == 'FixedPointQuantizer' or layer.source_class in HGQ_CLASSES for layer in graph.layers.values()
+        layer.kind == Kind.FIXED_POINT_QUANTIZER or layer.source_class in HGQ_CLASSES for layer in graph.layers.values()
     )
 
 
@@ -36,18 +37,18 @@ def finish_hgq(graph: Graph) -> None:
     for layer in graph.layers.values():
         _preset_auto(layer)
     for layer in list(graph.layers.values()):
-        if layer.kind == 'FixedPointQuantizer':
+        if layer.kind == Kind.FIXED_POINT_QUANTIZER:
             _place_quantizer(graph, layer)
     for layer in graph.layers.values():
-        if layer.kind == 'UnaryLUT' and isinstance(layer.types['result'], UnspecifiedPrecisionType):
+        if layer.kind == Kind.UNARY_LUT and isinstance(layer.types['result'], UnspecifiedPrecisionType):
             layer.types['result'] = layer.types['table']
 
 
 def _preset_auto(layer: Layer) -> None:
     for var, default in LAYER_KINDS[layer.kind].type_defaults.items():
-        if default == 'auto' and var not in layer.types and layer.kind != 'Input':
+        if default == 'auto' and var not in layer.types and layer.kind != Kind.INPUT:
             layer.types[var] = UnspecifiedPrecisionType()
-    if layer.kind == 'Activation' and layer.attributes.get('activation') in EXACT_ACTIVATIONS:
+    if layer.kind == Kind.ACTIVATION and layer.attributes.get('activation') in EXACT_ACTIVATIONS:
         layer.attributes['exact_result'] = True
 
 
@@ -57,7 +58,7 @@ def _place_quantizer(graph: Graph, quantizer: Layer) -> None:
     alone = len(graph.consumers(output)) == 1 and output not in graph.outputs
     triples = triples_of(quantizer)
     uniform = triples.keep_negative.size == 1 and bool(triples.live[0])
-    if producer.kind == 'Input' and alone and not uniform:
+    if producer.kind == Kind.INPUT and alone and not uniform:
         producer.types.setdefault('result', feeding_type(triples))
         return
     if not (uniform and alone and _rounds_once(producer)):
@@ -76,6 +77,6 @@ def _place_quantizer(graph: Graph, quantizer: Layer) -> None:
 
 def _rounds_once(layer: Layer) -> bool:
     """The layer computes its value exactly and writes it once into its result type."""
-    if layer.kind == 'Activation':
+    if layer.kind == Kind.ACTIVATION:
         return layer.attributes.get('activation') in EXACT_ACTIVATIONS
-    return layer.kind in FOLDABLE or layer.kind == 'UnaryLUT'  # its entries hold the quantizer's feeding type
+    return layer.kind in FOLDABLE or layer.kind == Kind.UNARY_LUT  # its entries hold the quantizer's feeding type

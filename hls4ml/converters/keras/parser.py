@@ -14,10 +14,10 @@ from hls4ml.converters.keras.hgq_finish import finish_hgq
 from hls4ml.converters.keras.quantized import refusal
 from hls4ml.converters.keras.router_pattern import match_routers
 from hls4ml.converters.keras.selection import router_outputs
-from hls4ml.converters.names import NameTable
 from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.names import NameTable
 
 
 class KerasConversionError(ValueError):

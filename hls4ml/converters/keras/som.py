@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, handles
-from hls4ml.converters.som import som_layer_parts
 from hls4ml.model.ir import Layer
+from hls4ml.model.som_graphs import som_layer_parts
 from hls4ml.nn.resom_core import layer_parts
 
 KERAS_SOM_MODULE = 'hls4ml.nn.keras_som'

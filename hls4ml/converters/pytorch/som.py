@@ -11,7 +11,7 @@ import numpy as np
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.registry import Step, constant, module_forwards, tensor
-from hls4ml.converters.som import som_layer_parts
+from hls4ml.model.som_graphs import som_layer_parts
 from hls4ml.nn.resom_core import layer_parts, make_settings
 from hls4ml.nn.torch_resom import resom_forward
 from hls4ml.nn.torch_som import som_forward

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.passes import PassContext
 
 
@@ -35,17 +36,17 @@ def elements(graph: Graph, tensor: str) -> int:
 def startup(graph: Graph, layer: Layer) -> int:
     attributes = layer.attributes
     kind = layer.kind
-    if kind in ('Conv2D', 'DepthwiseConv2D', 'Pooling2D'):
+    if kind in (Kind.CONV2D, Kind.DEPTHWISE_CONV2D, Kind.POOLING2D):
         height = attributes.get('filt_height', attributes.get('pool_height', 1))
         width = attributes.get('filt_width', attributes.get('pool_width', 1))
         return (height - 1) * attributes['in_width'] + width
-    if kind in ('Conv1D', 'DepthwiseConv1D', 'Pooling1D'):
+    if kind in (Kind.CONV1D, Kind.DEPTHWISE_CONV1D, Kind.POOLING1D):
         return attributes.get('filt_width', attributes.get('pool_width', 1))
-    if kind in ('GlobalPooling1D', 'GlobalPooling2D', 'Transpose'):
+    if kind in (Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D, Kind.TRANSPOSE):
         return elements(graph, layer.inputs[0])
-    if kind == 'Resize2D':
+    if kind == Kind.RESIZE2D:
         return attributes['in_width']
-    if kind == 'Reshape':
+    if kind == Kind.RESHAPE:
         source = stream_pack(graph.tensors[layer.inputs[0]].shape)
         return math.ceil(stream_pack(graph.tensors[layer.outputs[0]].shape) / source)
     return 1

@@ -6,6 +6,7 @@ import numpy as np
 
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph
+from hls4ml.model.kinds import Kind
 from hls4ml.model.passes import PassContext
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
 
@@ -22,10 +23,10 @@ def fuse_batchnorm(graph: Graph, context: PassContext) -> None:
     folded into: the folded products would be rounded into its weight types.
     """
     for layer in list(graph.layers.values()):
-        if layer.kind != 'BatchNormalization' or layer.attributes.get('rescale'):
+        if layer.kind != Kind.BATCH_NORMALIZATION or layer.attributes.get('rescale'):
             continue
         dense = graph.producer(layer.inputs[0])
-        if dense.kind != 'Dense' or len(graph.consumers(dense.outputs[0])) != 1:
+        if dense.kind != Kind.DENSE or len(graph.consumers(dense.outputs[0])) != 1:
             continue
         if dense.attributes.get('quantized_weights'):
             continue

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import CONVOLUTIONS, Kind
 from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.passes import PassContext
 
-PADDED_KINDS = ('Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D')
+PADDED_KINDS = CONVOLUTIONS
 MAX_CLONE_OUTPUTS = 3  # nnet::clone writes two or three streams
 PADS = ('pad_top', 'pad_bottom', 'pad_left', 'pad_right')
 
@@ -49,7 +50,7 @@ def _pad_explicitly(graph: Graph, layer: Layer) -> None:
     name = _unique(graph, f'{layer.name}_pad')
     padding = Layer(
         name,
-        f'ZeroPadding{"2" if two_d else "1"}D',
+        Kind.ZERO_PADDING2D if two_d else Kind.ZERO_PADDING1D,
         list(layer.inputs),
         [name],
         {'n_chan': attributes['n_chan'], 'in_width': attributes['in_width'], **pads},
@@ -79,7 +80,7 @@ def _clone(graph: Graph, name: str, uses: list[tuple[Layer, int]]) -> None:
     outputs = [_unique(graph, f'{name}_cpy{index}') for index in range(1, width + 1)]
     clone = Layer(
         clone_name,
-        'Clone',
+        Kind.CLONE,
         [name],
         outputs,
         {'n_elem': graph.tensors[name].size},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hls4ml.model.ir import Graph
+from hls4ml.model.kinds import Kind
 from hls4ml.model.passes import PassContext
 from hls4ml.model.types import UnspecifiedPrecisionType
 
@@ -13,7 +14,7 @@ def remove_linear_activation(graph: Graph, context: PassContext) -> None:
     requantization the user asked for. Model outputs and traced layers are kept.
     """
     for layer in list(graph.layers.values()):
-        if layer.kind != 'Activation' or layer.attributes.get('activation') != 'linear':
+        if layer.kind != Kind.ACTIVATION or layer.attributes.get('activation') != 'linear':
             continue
         result = layer.types['result']
         same_type = isinstance(result, UnspecifiedPrecisionType) or result == graph.input_type(layer)

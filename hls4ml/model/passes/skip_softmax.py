@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hls4ml.model.ir import Graph
+from hls4ml.model.kinds import Kind
 from hls4ml.model.passes import PassContext
 
 
@@ -11,5 +12,5 @@ def skip_softmax(graph: Graph, context: PassContext) -> None:
     consumers (or the model output) read its input, whose order of values is the same.
     """
     for layer in list(graph.layers.values()):
-        if layer.kind == 'Softmax' and layer.attributes.get('skip'):
+        if layer.kind == Kind.SOFTMAX and layer.attributes.get('skip'):
             graph.remove_layer(layer)

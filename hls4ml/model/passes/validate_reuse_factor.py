@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, Kind
 from hls4ml.model.passes import PassContext
 
 
@@ -30,9 +31,6 @@ def nearest(requested: int, choices: list[int]) -> int:
     return min(choices, key=lambda factor: (abs(factor - requested), factor))
 
 
-CONVOLUTIONS = ('Conv1D', 'Conv2D', 'DepthwiseConv1D', 'DepthwiseConv2D')
-
-
 def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     """Requires: layer attributes `reuse_factor`, `strategy` (and `parallelization_factor`) from the
     config. After: every Dense and convolution has a reuse factor its strategy can implement: Resource
@@ -43,14 +41,14 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     Implementation 'dense' has the n_in x n_units matrix of its scores.
     """
     for layer in graph.layers.values():
-        if layer.kind == 'Dense':
+        if layer.kind == Kind.DENSE:
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
-        elif layer.kind == 'SOM' and layer.attributes.get('implementation') == 'dense':
+        elif layer.kind == Kind.SOM and layer.attributes.get('implementation') == 'dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)
         elif layer.kind in CONVOLUTIONS:
             attributes = layer.attributes
             window = attributes['filt_width'] * attributes.get('filt_height', 1)
-            depthwise = layer.kind.startswith('Depthwise')
+            depthwise = layer.kind in DEPTHWISE_CONVOLUTIONS
             _check_matrix(layer, window * (1 if depthwise else attributes['n_chan']), attributes['n_filt'], context)
             _check_parallelization(layer, context)
 

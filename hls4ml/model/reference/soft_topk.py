@@ -17,7 +17,7 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Layer
-from hls4ml.model.layers import SOFT_TOPK_MODES
+from hls4ml.model.kinds import SOFT_TOPK_MODES
 from hls4ml.model.reference.arrays import as_samples, constant, integer, select, take
 from hls4ml.model.types import FixedPrecisionType
 

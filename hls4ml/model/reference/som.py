@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
-from hls4ml.model.layers import SOM_TOPOLOGIES
+from hls4ml.model.kinds import SOM_TOPOLOGIES
 from hls4ml.model.reference.arrays import as_samples, greater_than, integer, select, take
 from hls4ml.model.reference.dense import dense
 from hls4ml.model.shape_rules import som_dense_problem

@@ -17,7 +17,7 @@ from hls4ml.converters.resom import resom_graph
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph
-from hls4ml.model.layers import RESOM_COMBINES, RESOM_OUTPUTS, RESOM_SOURCES
+from hls4ml.model.kinds import RESOM_COMBINES, RESOM_OUTPUTS, RESOM_SOURCES
 from hls4ml.utils.config import config_from_graph, create_config
 
 pytestmark = pytest.mark.csim

@@ -17,7 +17,7 @@ from hls4ml.converters.som import som_graph
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph
-from hls4ml.model.layers import SOM_DISTANCES
+from hls4ml.model.kinds import SOM_DISTANCES
 from hls4ml.utils.config import config_from_graph, create_config
 
 pytestmark = pytest.mark.csim

@@ -18,7 +18,7 @@ from hls4ml.converters.som import minisom_unit_labels, som_graph
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph
-from hls4ml.model.layers import SOM_DISTANCES, SOM_OUTPUTS
+from hls4ml.model.kinds import SOM_DISTANCES, SOM_OUTPUTS
 from hls4ml.utils.config import config_from_graph, create_config
 
 minisom = pytest.importorskip('minisom')

@@ -155,7 +155,7 @@ def test_the_testbench_launches_then_writes_then_reads(tmp_path) -> None:
 
 
 def test_toolkit_spellings_are_in_the_dialect_only() -> None:
-    """A successor flow changes templates/oneapi/dialect.j2 (and TOOLKIT in backend.py), nothing else."""
+    """A successor flow changes templates/oneapi/dialect.j2 (and TOOLKIT in toolkit.py), nothing else."""
     spellings = re.compile(r'sycl::ext|intel::|icpx|-fsycl|-Xs|ac_types/|fpga_extensions')
     for template in (TEMPLATES / 'oneapi').rglob('*.j2'):
         if template.name != 'dialect.j2':

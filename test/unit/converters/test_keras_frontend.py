@@ -14,9 +14,9 @@ import pytest
 
 from hls4ml.converters import convert_from_keras_model
 from hls4ml.converters.keras import KerasConversionError, parse_keras_model
-from hls4ml.converters.names import CPP_KEYWORDS, MAX_LENGTH, NameTable, sanitize
 from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.names import CPP_KEYWORDS, MAX_LENGTH, NameTable, sanitize
 from hls4ml.model.verify import verify
 
 IDENTIFIER = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from estimate_models import GraphBuilder, Origin, convert
 
+from hls4ml.backends.devices import family_of
 from hls4ml.converters.resom import resom_graph
 from hls4ml.converters.som import som_graph
 from hls4ml.estimate import kinds_maps, kinds_selection
 from hls4ml.estimate.context import RuleContext
-from hls4ml.estimate.devices import family_of
 from hls4ml.estimate.model import RULES
 from hls4ml.estimate.primitives import Memory, Multiplier, Range
 from hls4ml.model.graph import ModelGraph

@@ -22,7 +22,7 @@ import hls4ml  # noqa: E402
 from hls4ml.converters.som import som_graph  # noqa: E402
 from hls4ml.estimate.model import RULES  # noqa: E402
 from hls4ml.model.graph import ModelGraph  # noqa: E402
-from hls4ml.model.layers import SOM_DISTANCES, SOM_OUTPUTS, TOPK_OUTPUTS  # noqa: E402
+from hls4ml.model.kinds import SOM_DISTANCES, SOM_OUTPUTS, TOPK_OUTPUTS  # noqa: E402
 from hls4ml.utils.config import config_from_graph, create_config  # noqa: E402
 
 IO_TYPES = ('io_parallel', 'io_stream')

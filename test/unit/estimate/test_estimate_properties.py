@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from estimate_models import GraphBuilder, Origin, convert, dense_builder, dense_model, raw_weights
 
-from hls4ml.estimate.devices import FAMILIES, family_of, part_of
+from hls4ml.backends.devices import FAMILIES, family_of, part_of
 from hls4ml.estimate.mapping import map_memory, placement
 from hls4ml.estimate.primitives import Memory, Multiplier, Range
 from hls4ml.model.passes.validate_reuse_factor import valid_reuse_factors

@@ -13,7 +13,7 @@ from hls4ml.converters.som import minisom_unit_labels, som_graph
 from hls4ml.model.fixed import quantize
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
-from hls4ml.model.layers import SOM_DISTANCES
+from hls4ml.model.kinds import SOM_DISTANCES
 from hls4ml.model.reference.som import best_matching_unit, som, som_distances
 from hls4ml.utils.config import config_from_graph, create_config
 

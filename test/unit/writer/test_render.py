@@ -61,7 +61,7 @@ def convert(model: keras.Model, tmp_path: Path, **kwargs: Any) -> Any:
 
 
 def render(hls_model: Any) -> dict[str, str]:
-    return render_project(hls_model, lower_project(hls_model))
+    return render_project(hls_model.design, lower_project(hls_model.design))
 
 
 @pytest.fixture(scope='module')

@@ -1,5 +1,5 @@
-"""`hls4ml.model.profiling`: weight and layer-output figures against the types, the firmware vs
-framework comparison, and the per-layer overflow summary from `trace()`.
+"""`hls4ml.utils.profiling` (1.x: `hls4ml.model.profiling`): weight and layer-output figures against the
+types, the firmware vs framework comparison, and the per-layer overflow summary from `trace()`.
 
 The figure tests check pictures (saved PNGs: size, not blank) and the data behind them; the
 overflow tests convert one model twice, with a deliberately narrow type and with a wide one.
@@ -17,8 +17,8 @@ import pytest  # noqa: E402
 from pictures import assert_picture  # noqa: E402
 
 import hls4ml  # noqa: E402
-from hls4ml.model import profiling  # noqa: E402
 from hls4ml.model.types import parse_precision  # noqa: E402
+from hls4ml.utils import profiling  # noqa: E402
 
 keras = pytest.importorskip('keras')
 pytest.importorskip('matplotlib')

@@ -2,7 +2,7 @@
 (`ModelGraph.__init__`): they refuse or warn before anything is written, and stay cheap.
 
 * the project name must not be one of the names the generated C++ and its headers always define
-  (`converters/names.py`; the names that depend on the model are checked when the project is lowered);
+  (`model/names.py`; the names that depend on the model are checked when the project is lowered);
 * in the ac family, a table activation cannot write its fixed-point table into an integer result;
 * an io_parallel Latency layer that unrolls more multiplications than Vivado/Vitis HLS unrolls (4096 per
   loop nest), or whose estimated resources exceed the configured device, gets a UserWarning naming the
@@ -13,55 +13,65 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any
 
+from hls4ml.backends.base import Design
+from hls4ml.estimate.oversize import layer_utilisation
 from hls4ml.model.ir import Layer
-from hls4ml.model.layers import TABLE_ACTIVATIONS
-from hls4ml.model.passes.validate_reuse_factor import CONVOLUTIONS, valid_reuse_factors
-from hls4ml.model.types import IntegerPrecisionType
+from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, TABLE_ACTIVATIONS, Kind
+from hls4ml.model.names import project_name_problem
+from hls4ml.model.passes.validate_reuse_factor import valid_reuse_factors
+from hls4ml.model.types import IntegerPrecisionType, PrecisionType
 
 UNROLL_LIMIT = 4096  # multiplications Vivado/Vitis HLS unrolls in one loop nest before it gives up
 ESTIMATE_FROM = 1024  # products above which a layer's resources are compared with the device
 
 
-def check_model(model: Any) -> None:
+def check_model(design: Design, warned: list[str]) -> None:
     """Refuse a reserved project name and integer results of fixed-point tables in the ac family;
-    warn on each oversize Latency layer."""
-    from hls4ml.converters.names import project_name_problem  # converters import the model: not at the top
-
-    problems = [project_name_problem(model.project_name), *table_into_integer(model)]
+    warn on each oversize Latency layer (each warning is also appended to `warned`)."""
+    problems = [project_name_problem(design.project_name), *table_into_integer(design)]
     if any(problems):
         raise ValueError('; '.join(problem for problem in problems if problem))
-    for message in oversize_layers(model):
-        model.context.warnings.append(message)
+    for message in oversize_layers(design):
+        warned.append(message)
         warnings.warn(message, UserWarning, stacklevel=4)
 
 
-def table_into_integer(model: Any) -> list[str]:
+def table_into_integer(design: Design) -> list[str]:
     """ac_int cannot be assigned an ac_fixed (g++ stops at a static_assert): a table activation whose
     result is an integer type writes its fixed-point table values into it. `ModelGraph._check_backend_gaps`
     refuses the other integer results of fixed-point operands; the table is an operand only of the
     activations that read one (ReLU's unused table type must not refuse it)."""
-    if model.backend.family != 'ac':
+    if design.backend.family != 'ac':
         return []
     return [
-        f'{layer.describe()}: the result type {layer.types["result"]} is an integer type, which the values of its '
-        f'{layer.attributes["activation"]} table ({layer.types["table"]}) cannot be written into with the '
-        f"{model.backend.name} backend; use 'fixed<{layer.types['result'].width},{layer.types['result'].width}>' "
-        f"(the same values, floored as ac_int does) in hls_config['LayerName'][{layer.name!r}]['Precision']['result']"
-        for layer in model.graph.layers.values()
+        _integer_table_message(layer, width, design.backend.name)
+        for layer in design.graph.layers.values()
         if layer.attributes.get('activation') in TABLE_ACTIVATIONS
-        and isinstance(layer.types.get('result'), IntegerPrecisionType)
+        and (width := _integer_width(layer.types.get('result'))) is not None
         and not isinstance(layer.types.get('table'), IntegerPrecisionType)
     ]
 
 
-def oversize_layers(model: Any) -> list[str]:
+def _integer_width(precision: PrecisionType | None) -> int | None:
+    return precision.width if isinstance(precision, IntegerPrecisionType) else None
+
+
+def _integer_table_message(layer: Layer, width: int, backend: str) -> str:
+    return (
+        f'{layer.describe()}: the result type {layer.types["result"]} is an integer type, which the values of its '
+        f'{layer.attributes["activation"]} table ({layer.types["table"]}) cannot be written into with the '
+        f"{backend} backend; use 'fixed<{width},{width}>' "
+        f"(the same values, floored as ac_int does) in hls_config['LayerName'][{layer.name!r}]['Precision']['result']"
+    )
+
+
+def oversize_layers(design: Design) -> list[str]:
     """One message per io_parallel Latency layer beyond the unroll limit or the device's resources."""
-    if model.config.get('IOType') != 'io_parallel':
+    if design.io_type != 'io_parallel':
         return []
     messages = []
-    for layer in model.graph.layers.values():
+    for layer in design.graph.layers.values():
         matrix = unrolled_matrix(layer)
         if matrix is None or layer.attributes.get('strategy') != 'latency':
             continue
@@ -70,7 +80,7 @@ def oversize_layers(model: Any) -> list[str]:
         if products > UNROLL_LIMIT:
             messages.append(_unroll_message(layer, products, rows, cols))
         elif products > ESTIMATE_FROM:
-            messages += _device_message(model, layer, products, rows, cols)
+            messages += _device_message(design, layer, products, rows, cols)
     return messages
 
 
@@ -78,11 +88,11 @@ def unrolled_matrix(layer: Layer) -> tuple[int, int, int] | None:
     """(rows, columns, copies) of the weight matrix a Latency layer multiplies fully unrolled: Dense's
     n_in x n_out; a convolution's window x n_filt once per pixel of its ParallelizationFactor."""
     attributes = layer.attributes
-    if layer.kind == 'Dense':
+    if layer.kind == Kind.DENSE:
         return attributes['n_in'], attributes['n_out'], 1
     if layer.kind in CONVOLUTIONS:
         window = attributes['filt_width'] * attributes.get('filt_height', 1)
-        rows = window * (1 if layer.kind.startswith('Depthwise') else attributes['n_chan'])
+        rows = window * (1 if layer.kind in DEPTHWISE_CONVOLUTIONS else attributes['n_chan'])
         return rows, attributes['n_filt'], int(attributes.get('parallelization_factor', 1))
     return None
 
@@ -97,11 +107,9 @@ def _unroll_message(layer: Layer, products: int, rows: int, cols: int) -> str:
     )
 
 
-def _device_message(model: Any, layer: Layer, products: int, rows: int, cols: int) -> list[str]:
+def _device_message(design: Design, layer: Layer, products: int, rows: int, cols: int) -> list[str]:
     """The estimator's share of the configured part that `layer` needs; [] when it fits or is unknown."""
-    from hls4ml.estimate.oversize import layer_utilisation
-
-    estimated = layer_utilisation(model, layer, products)
+    estimated = layer_utilisation(design, layer, products)
     if estimated is None:
         return []
     shares, part = estimated

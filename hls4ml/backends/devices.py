@@ -1,4 +1,5 @@
-"""Device facts the estimator uses: DSP multiplier shapes, memory blocks, delays, and part capacities.
+"""Device facts: part capacities and families (the part check of every backend, the utilisation of
+estimate()) and what the estimator costs with: DSP multiplier shapes, memory blocks, delays.
 
 The sources of every number are listed in docs/estimator.md ("Device facts"). Capacities are from
 the vendors' product tables as remembered, not re-read for this file: check them before quoting a

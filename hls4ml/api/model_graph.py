@@ -1,0 +1,157 @@
+"""`ModelGraph`: the converted model users hold (hls4ml 1.x API): write, compile, predict, trace, build."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hls4ml.api.checks import check_model
+from hls4ml.backends import get_backend
+from hls4ml.backends.base import Design
+from hls4ml.csim import Simulation
+from hls4ml.estimate import Estimate, estimate_model
+from hls4ml.model.config import HLSConfig
+from hls4ml.model.flow import run_flow
+from hls4ml.model.ir import Graph, Layer, Tensor, format_graph
+from hls4ml.model.kinds import Kind
+from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.passes import PassContext
+from hls4ml.model.types import IntegerPrecisionType
+from hls4ml.model.verify import verify
+from hls4ml.writer import write_project
+from hls4ml.writer.files import project_lock
+
+
+class ModelGraph:
+    """A converted model: the IR graph after the conversion flow, plus the project configuration."""
+
+    def __init__(self, config: dict[str, Any], graph: Graph, origin: dict[str, str] | None = None) -> None:
+        self.config = config
+        self.backend = get_backend(config['Backend'])
+        self.hls_config = HLSConfig(config.get('HLSConfig'))
+        self.graph = graph
+        verify(graph, resolved=False)  # NaN weights, bad shapes: refused before any pass runs
+        self._apply_config(origin or {})
+        self.context = PassContext(
+            self.hls_config.default_precision,
+            self.hls_config.maximum,
+            config['IOType'],
+            maximum_is_default=self.hls_config.maximum_is_default,
+        )
+        self.applied_passes = run_flow(graph, self.context)
+        self._check_backend_gaps()
+        check_model(self.design, self.context.warnings)  # a reserved project name; oversize Latency layers (a warning)
+        self._simulation: Simulation | None = None
+        self._compile_lock = threading.RLock()
+
+    def _apply_config(self, origin: dict[str, str]) -> None:
+        aliases = {name: (keras_name,) for name, keras_name in origin.items() if keras_name != name}
+        known_names = set(self.graph.layers) | {alias for names in aliases.values() for alias in names}
+        known_kinds = set(LAYER_KINDS) | {layer.source_class for layer in self.graph.layers.values()}
+        self.hls_config.check_names(known_names, known_kinds)
+        for layer in self.graph.layers.values():
+            settings = self.hls_config.resolve(layer.name, layer.kind, layer.source_class, aliases.get(layer.name, ()))
+            preset = layer.types  # set by the frontend (quantizers): kept unless the config names a type
+            layer.quantized = layer.quantized or bool(preset)
+            layer.types = dict(settings.precisions)
+            layer.types.update({var: t for var, t in preset.items() if var not in settings.explicit})
+            layer.attributes['trace'] = settings.trace
+            for attribute in LAYER_KINDS[layer.kind].settings:
+                layer.attributes[attribute] = getattr(settings, attribute)
+
+    def _check_backend_gaps(self) -> None:
+        """Layer kinds the backend does not implement (docs/layers.md lists them) and, in the ac family,
+        integer results of fixed-point values (docs/backends.md), all in one error."""
+        gaps = dict(self.backend.unsupported_kinds)
+        layers = self.graph.layers.values()
+        refused = [f'{layer.describe()}: {gaps[layer.kind]}' for layer in layers if layer.kind in gaps]
+        if self.backend.family == 'ac':
+            refused += [problem for layer in layers for problem in self._ac_integer_result(layer)]
+        if refused:
+            raise ValueError(f'the {self.backend.name} backend cannot implement: ' + '; '.join(refused))
+
+    def _ac_integer_result(self, layer: Layer) -> list[str]:
+        """ac_int cannot be assigned an ac_fixed (Algorithmic C asks for to_ac_int()): an integer
+        result type needs integer operands; fixed<W,W> holds the same values and floors like ac_int."""
+        result = layer.types.get('result')
+        if layer.kind == Kind.INPUT or not isinstance(result, IntegerPrecisionType):
+            return []
+        operands = [self.graph.input_type(layer, index) for index in range(len(layer.inputs))]
+        operands += [layer.types[var] for var in ('accum', 'weight', 'bias', 'scale', 'param') if var in layer.types]
+        if all(isinstance(operand, IntegerPrecisionType) for operand in operands):
+            return []
+        return [
+            f'{layer.describe()}: the result type {result} is an integer type, which ac_fixed values cannot be '
+            f"written into with the {self.backend.name} backend; use 'fixed<{result.width},{result.width}>' "
+            '(the same values, floored as ac_int does)'
+        ]
+
+    # ---- queries (hls4ml 1.x names) --------------------------------------------------------------
+    @property
+    def output_dir(self) -> str:
+        return self.config['OutputDir']
+
+    @property
+    def project_name(self) -> str:
+        return self.config['ProjectName']
+
+    def get_layers(self) -> list[Layer]:
+        return list(self.graph.layers.values())
+
+    def get_input_variables(self) -> list[Tensor]:
+        return [self.graph.tensors[name] for name in self.graph.inputs]
+
+    def get_output_variables(self) -> list[Tensor]:
+        return [self.graph.tensors[name] for name in self.graph.outputs]
+
+    def get_weight_variables(self) -> dict[str, np.ndarray]:
+        return {f'{layer.name}/{name}': values for layer in self.get_layers() for name, values in layer.weights.items()}
+
+    def __str__(self) -> str:
+        return format_graph(self.graph)
+
+    # ---- the project ----------------------------------------------------------------------------
+    @property
+    def design(self) -> Design:
+        """What the writer, the lowering, the estimator and the vendor builds read of this model."""
+        return Design(self.graph, self.config, self.backend)
+
+    def write(self) -> str:
+        """Write the HLS project into `output_dir`; returns its path."""
+        return str(write_project(self.design).path)
+
+    def compile(self) -> None:
+        """Write the project and build its C-simulation library (cached by content hash) from exactly
+        the files written. Safe to call from several threads: they compile one at a time."""
+        with self._compile_lock:
+            self._simulation = Simulation.build(write_project(self.design).csim)
+
+    def _ensure_compiled(self) -> Simulation:
+        with self._compile_lock:
+            if self._simulation is None:
+                self.compile()
+            assert self._simulation is not None
+            return self._simulation
+
+    def predict(self, x: Any) -> Any:
+        """Bit-accurate firmware outputs for a batch: hls4ml 1.x shapes (flattened per sample)."""
+        return self._ensure_compiled().predict(x)
+
+    def trace(self, x: Any) -> tuple[Any, dict[str, np.ndarray]]:
+        """(predictions, {layer name: outputs of shape (n_samples, *layer output shape)})."""
+        return self._ensure_compiled().trace(x)
+
+    def estimate(self, part: str | None = None) -> Estimate:
+        """Analytic latency and resource estimate (hls4ml.estimate.Estimate): no vendor tool needed.
+        `part` overrides the configured part (it chooses the device facts and the utilisation)."""
+        return estimate_model(self.design, part)
+
+    def build(self, **kwargs: Any) -> dict[str, Any]:
+        """Run the backend's vendor tool on the written project (it must be installed) and return its
+        parsed reports, as hls4ml.report.parse_<vendor>_report gives them (docs/backends.md)."""
+        with project_lock(Path(self.output_dir)):  # no other writer changes the project during the build
+            self.write()
+            return self.backend.build(self.design, **kwargs)
