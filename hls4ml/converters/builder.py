@@ -30,7 +30,19 @@ from typing import Any
 import numpy as np
 
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds import ACTIVATIONS, CONVOLUTIONS, ROUTER_OUTPUTS, SOFT_TOPK_MODES, TOPK_OUTPUTS, Kind
+from hls4ml.model.kinds import (
+    ACTIVATIONS,
+    CONV_OF_RANK,
+    CONVOLUTIONS,
+    DEPTHWISE_CONV_OF_RANK,
+    GLOBAL_POOLING_OF_RANK,
+    POOLING_OF_RANK,
+    ROUTER_OUTPUTS,
+    SOFT_TOPK_MODES,
+    TOPK_OUTPUTS,
+    ZERO_PADDING_OF_RANK,
+    Kind,
+)
 from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.names import NameTable
 from hls4ml.model.reference.soft_topk import strength_exponent
@@ -133,7 +145,7 @@ class GraphBuilder:
             raise UnsupportedOperation(f'input {origin}: every dimension must be a positive size, got {shape}')
         perm = channels_last_perm(len(shape)) if self.mode == 'internal' else tuple(range(len(shape)))
         ir_shape = tuple(shape[axis] for axis in perm)
-        name = self._emit(origin, 'Input', [], shape=ir_shape)
+        name = self._emit(origin, Kind.INPUT, [], shape=ir_shape)
         if precision is not None:
             self.graph.layers[name].types['result'] = precision
         self.graph.inputs.append(name)
@@ -167,14 +179,14 @@ class GraphBuilder:
             target = tuple(value.shape[axis] for axis in perm)
             name = f'{origin.name}_transpose'
             if _same_order(value, perm):
-                self._layouts[key] = self._emit(origin, 'Reshape', [value.tensor], name=name, target_shape=target)
+                self._layouts[key] = self._emit(origin, Kind.RESHAPE, [value.tensor], name=name, target_shape=target)
             elif value.rank > MAX_TRANSPOSE_RANK:
                 raise UnsupportedOperation(
                     f'{origin}: needs its {value.rank}-D input {value.shape} in another axis order, but transposes '
                     f'of more than {MAX_TRANSPOSE_RANK} axes are not supported'
                 )
             else:
-                self._layouts[key] = self._emit(origin, 'Transpose', [value.tensor], name=name, perm=moves)
+                self._layouts[key] = self._emit(origin, Kind.TRANSPOSE, [value.tensor], name=name, perm=moves)
         return Value(self._layouts[key], value.shape, perm)
 
     def channels_last(self, value: Value, origin: Origin) -> Value:
@@ -217,7 +229,7 @@ class GraphBuilder:
             raise UnsupportedOperation(f'{origin}: a bias of shape {bias.shape} does not fit {n_out} outputs')
         name = self._emit(
             origin,
-            'Dense',
+            Kind.DENSE,
             [x.tensor],
             types=types,
             weights={'weight': weight, 'bias': bias},
@@ -249,9 +261,9 @@ class GraphBuilder:
         channels, filters, window = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
         bias = np.zeros(filters) if biases is None else np.asarray(biases, dtype=np.float64).reshape(-1)
         if groups == 1 and weight.shape[1] == channels:
-            kind, ir_kernel = f'Conv{rank}D', np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
+            kind, ir_kernel = CONV_OF_RANK[rank], np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
         elif groups == channels == filters and weight.shape[1] == 1:
-            kind, ir_kernel = f'DepthwiseConv{rank}D', np.moveaxis(weight[:, 0], 0, -1)  # (*window, channels)
+            kind, ir_kernel = DEPTHWISE_CONV_OF_RANK[rank], np.moveaxis(weight[:, 0], 0, -1)  # (*window, channels)
         else:
             raise UnsupportedOperation(
                 f'{origin}: grouped convolutions (groups={groups}, {channels} -> {filters} channels) are not '
@@ -296,7 +308,7 @@ class GraphBuilder:
         attributes = self._window(origin, x, window, strides, pads)
         attributes.update({f'pool_{axis}': length for axis, length in zip(AXES[rank], window, strict=True)})
         attributes['pool_op'] = op
-        name = self._emit(origin, f'Pooling{rank}D', [x.tensor], types=types, **attributes)
+        name = self._emit(origin, POOLING_OF_RANK[rank], [x.tensor], types=types, **attributes)
         return self._spatial_value(name, x.shape[0], attributes, rank)
 
     def global_pool(self, origin: Origin, x: Value, op: str, keepdims: bool, **types: Any) -> Value:
@@ -305,7 +317,7 @@ class GraphBuilder:
         x = self.channels_last(x, origin)
         attributes: dict[str, Any] = {f'in_{axis}': size for axis, size in zip(AXES[rank], x.shape[1:], strict=True)}
         attributes.update(n_chan=x.shape[0], keepdims=keepdims, pool_op=op)
-        name = self._emit(origin, f'GlobalPooling{rank}D', [x.tensor], types=types, **attributes)
+        name = self._emit(origin, GLOBAL_POOLING_OF_RANK[rank], [x.tensor], types=types, **attributes)
         if keepdims:
             return Value(name, (x.shape[0],) + (1,) * rank, channels_last_perm(rank + 1))
         return Value(name, (x.shape[0],), (0,))
@@ -319,7 +331,7 @@ class GraphBuilder:
             attributes[f'in_{axis}'] = size
             attributes[PAD_NAMES[axis][0]], attributes[PAD_NAMES[axis][1]] = before, after
             attributes[f'out_{axis}'] = size + before + after
-        name = self._emit(origin, f'ZeroPadding{rank}D', [x.tensor], **attributes)
+        name = self._emit(origin, ZERO_PADDING_OF_RANK[rank], [x.tensor], **attributes)
         return self._spatial_value(name, x.shape[0], attributes, rank)
 
     # ---- element-wise ---------------------------------------------------------------------------
@@ -331,7 +343,7 @@ class GraphBuilder:
             (value,) = parameters.values() if parameters else (1.0,)
             name = self._emit(
                 origin,
-                'ParametrizedActivation',
+                Kind.PARAMETRIZED_ACTIVATION,
                 [x.tensor],
                 activation=activation,
                 n_in=n_in,
@@ -340,7 +352,7 @@ class GraphBuilder:
         elif activation == 'hard_sigmoid':
             name = self._emit(
                 origin,
-                'HardActivation',
+                Kind.HARD_ACTIVATION,
                 [x.tensor],
                 activation='hard_sigmoid',
                 n_in=n_in,
@@ -348,7 +360,7 @@ class GraphBuilder:
                 shift=float(parameters['shift']),
             )
         elif activation in ACTIVATIONS and not parameters:
-            name = self._emit(origin, 'Activation', [x.tensor], activation=activation, n_in=n_in)
+            name = self._emit(origin, Kind.ACTIVATION, [x.tensor], activation=activation, n_in=n_in)
         else:
             raise UnsupportedOperation(f'{origin}: activation {activation!r} {parameters or ""} is not supported')
         return Value(name, x.shape, x.perm)
@@ -360,7 +372,7 @@ class GraphBuilder:
             raise UnsupportedOperation(f'{origin}: {alpha.size} slopes do not fit {x.shape[0]} channels')
         per_channel = alpha.reshape((alpha.size,) + (1,) * (x.rank - 1))
         weights = {'alpha': self.per_element(x, per_channel, origin)}
-        name = self._emit(origin, 'PReLU', [x.tensor], weights=weights, n_in=math.prod(x.shape))
+        name = self._emit(origin, Kind.PRELU, [x.tensor], weights=weights, n_in=math.prod(x.shape))
         return Value(name, x.shape, x.perm)
 
     def softmax(self, origin: Origin, x: Value, axis: int) -> Value:
@@ -369,7 +381,7 @@ class GraphBuilder:
             raise UnsupportedOperation(
                 f'{origin}: softmax over axis {axis} of a tensor of shape {x.shape} is not supported (only vectors)'
             )
-        name = self._emit(origin, 'Softmax', [x.tensor], n_in=x.shape[0], axis=-1)
+        name = self._emit(origin, Kind.SOFTMAX, [x.tensor], n_in=x.shape[0], axis=-1)
         return Value(name, x.shape, x.perm)
 
     def topk(
@@ -385,7 +397,7 @@ class GraphBuilder:
             raise UnsupportedOperation(f'{origin}: top-k with k={k} of {x.shape[0]} values and output {output!r}')
         name = self._emit(
             origin,
-            'TopK',
+            Kind.TOPK,
             [x.tensor],
             n_in=x.shape[0],
             k=int(k),
@@ -410,7 +422,7 @@ class GraphBuilder:
         if not 1 <= int(k) <= x.shape[0] or mode not in SOFT_TOPK_MODES:
             raise UnsupportedOperation(f'{origin}: soft top-k with k={k} of {x.shape[0]} values and mode {mode!r}')
         attributes: dict[str, Any] = {'n_in': x.shape[0], 'k': int(k), 'l': strength, 'mode': mode}
-        name = self._emit(origin, 'SoftTopK', [x.tensor], iterations=int(iterations), **attributes)
+        name = self._emit(origin, Kind.SOFT_TOPK, [x.tensor], iterations=int(iterations), **attributes)
         return Value(name, x.shape, (0,))
 
     def router(self, origin: Origin, x: Value, k: int, renormalize: bool, output: str) -> Value:
@@ -420,7 +432,7 @@ class GraphBuilder:
         if not 1 <= int(k) <= x.shape[0] or output not in ROUTER_OUTPUTS:
             raise UnsupportedOperation(f'{origin}: router with k={k} of {x.shape[0]} experts and output {output!r}')
         attributes: dict[str, Any] = {'n_in': x.shape[0], 'k': int(k), 'renormalize': bool(renormalize)}
-        name = self._emit(origin, 'Router', [x.tensor], output=output, **attributes)
+        name = self._emit(origin, Kind.ROUTER, [x.tensor], output=output, **attributes)
         return Value(name, self.graph.tensors[name].shape, (0,))
 
     def expert_choice(self, origin: Origin, x: Value, capacity: int) -> Value:
@@ -432,7 +444,7 @@ class GraphBuilder:
             raise UnsupportedOperation(f'{origin}: capacity={capacity} must be between 1 and {x.shape[0]} tokens')
         x = self.framework_order(x, origin)
         attributes: dict[str, Any] = {'n_tokens': x.shape[0], 'n_in': x.shape[1]}
-        name = self._emit(origin, 'ExpertChoiceRouter', [x.tensor], capacity=int(capacity), **attributes)
+        name = self._emit(origin, Kind.EXPERT_CHOICE_ROUTER, [x.tensor], capacity=int(capacity), **attributes)
         return Value(name, x.shape, (0, 1))
 
     def som(self, origin: Origin, x: Value, attributes: dict[str, Any], weights: dict[str, np.ndarray]) -> Value:
@@ -442,7 +454,7 @@ class GraphBuilder:
                 f'{origin}: a SOM of {attributes["n_in"]} inputs cannot take a tensor of shape {x.shape} '
                 '(it takes vectors; flatten the input first)'
             )
-        name = self._emit(origin, 'SOM', [x.tensor], weights=weights, **attributes)
+        name = self._emit(origin, Kind.SOM, [x.tensor], weights=weights, **attributes)
         return Value(name, self.graph.tensors[name].shape, (0,))
 
     def resom(
@@ -456,7 +468,7 @@ class GraphBuilder:
                     f'{origin}: its map {side} of {width} inputs cannot take a tensor of shape {value.shape} '
                     '(it takes vectors; flatten the input first)'
                 )
-        name = self._emit(origin, 'ReSOM', [x.tensor, y.tensor], weights=weights, **attributes)
+        name = self._emit(origin, Kind.RESOM, [x.tensor, y.tensor], weights=weights, **attributes)
         return Value(name, self.graph.tensors[name].shape, (0,))
 
     def affine(
@@ -468,7 +480,7 @@ class GraphBuilder:
             'scale': self.per_element(x, ones if scale is None else scale, origin),
             'bias': self.per_element(x, zeros if bias is None else bias, origin),
         }
-        name = self._emit(origin, 'BatchNormalization', [x.tensor], weights=weights, n_in=math.prod(x.shape))
+        name = self._emit(origin, Kind.BATCH_NORMALIZATION, [x.tensor], weights=weights, n_in=math.prod(x.shape))
         return Value(name, x.shape, x.perm)
 
     def batchnorm(self, origin: Origin, x: Value, scale: np.ndarray, bias: np.ndarray) -> Value:
@@ -484,12 +496,12 @@ class GraphBuilder:
                 f'{origin}: broadcasting {a.shape} with {b.shape} is not supported (equal shapes only)'
             )
         b = self.layout(b, a.perm, origin)
-        name = self._emit(origin, 'Merge', [a.tensor, b.tensor], op=op)
+        name = self._emit(origin, Kind.MERGE, [a.tensor, b.tensor], op=op)
         return Value(name, a.shape, a.perm)
 
     def quantize(self, origin: Origin, x: Value, precision: PrecisionType) -> Value:
         """Round and clip `x` to `precision` (a linear activation with that result type)."""
-        name = self._emit(origin, 'Activation', [x.tensor], activation='linear', n_in=math.prod(x.shape))
+        name = self._emit(origin, Kind.ACTIVATION, [x.tensor], activation='linear', n_in=math.prod(x.shape))
         self.graph.layers[name].types['result'] = precision
         self._quantizers.append(name)
         return Value(name, x.shape, x.perm)
@@ -508,7 +520,7 @@ class GraphBuilder:
             return x
         if not _same_order(x, tuple(range(x.rank))):  # else the data is already in framework order
             x = self.framework_order(x, origin)
-        name = self._emit(origin, 'Reshape', [x.tensor], target_shape=shape)
+        name = self._emit(origin, Kind.RESHAPE, [x.tensor], target_shape=shape)
         return Value(name, shape, tuple(range(len(shape))))
 
     def flatten(self, origin: Origin, x: Value, start: int = 0, end: int = -1) -> Value:
@@ -541,7 +553,7 @@ class GraphBuilder:
                 raise UnsupportedOperation(f'{origin}: cannot concatenate {result.shape} and {other.shape} on {axis}')
             other = self.layout(other, result.perm, origin)
             step = origin if index == len(values) - 2 else Origin(f'{origin.name}_{index}', origin.op, origin.where)
-            name = self._emit(step, 'Concatenate', [result.tensor, other.tensor], axis=inverse(result.perm)[axis])
+            name = self._emit(step, Kind.CONCATENATE, [result.tensor, other.tensor], axis=inverse(result.perm)[axis])
             shape = tuple(size + other.shape[i] if i == axis else size for i, size in enumerate(result.shape))
             result = Value(name, shape, result.perm)
         return result
@@ -577,7 +589,7 @@ class GraphBuilder:
     def _emit(
         self,
         origin: Origin,
-        kind: str,
+        kind: Kind,
         inputs: list[str],
         name: str | None = None,
         weights: dict[str, np.ndarray] | None = None,

@@ -78,6 +78,12 @@ DEPTHWISE_CONVOLUTIONS = (Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D)
 POOLINGS = (Kind.POOLING1D, Kind.POOLING2D)
 GLOBAL_POOLINGS = (Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D)
 ROUTERS = (Kind.ROUTER, Kind.EXPERT_CHOICE_ROUTER)
+# the spatial kinds by rank (1-D, 2-D), for frontends that know the rank of an operation
+CONV_OF_RANK = {1: Kind.CONV1D, 2: Kind.CONV2D}
+DEPTHWISE_CONV_OF_RANK = {1: Kind.DEPTHWISE_CONV1D, 2: Kind.DEPTHWISE_CONV2D}
+POOLING_OF_RANK = {1: Kind.POOLING1D, 2: Kind.POOLING2D}
+GLOBAL_POOLING_OF_RANK = {1: Kind.GLOBAL_POOLING1D, 2: Kind.GLOBAL_POOLING2D}
+ZERO_PADDING_OF_RANK = {1: Kind.ZERO_PADDING1D, 2: Kind.ZERO_PADDING2D}
 
 # ---- the choices of attributes -------------------------------------------------------------------
 # activations: read from a lookup table (nnet_activation_table.h) or computed exactly (nnet_activation.h);

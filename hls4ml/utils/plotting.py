@@ -14,23 +14,24 @@ from pathlib import Path
 from typing import Any
 
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind
 
 KIND_COLOURS = {  # box colour per group of layer kinds
-    'Input': '#c8e6c9',
-    'Dense': '#bbdefb',
-    'Conv1D': '#bbdefb',
-    'Conv2D': '#bbdefb',
-    'DepthwiseConv1D': '#bbdefb',
-    'DepthwiseConv2D': '#bbdefb',
-    'Activation': '#ffe0b2',
-    'ParametrizedActivation': '#ffe0b2',
-    'PReLU': '#ffe0b2',
-    'HardActivation': '#ffe0b2',
-    'Softmax': '#ffccbc',
-    'Merge': '#e1bee7',
-    'Concatenate': '#e1bee7',
-    'Dot': '#e1bee7',
-    'BatchNormalization': '#fff9c4',
+    Kind.INPUT: '#c8e6c9',
+    Kind.DENSE: '#bbdefb',
+    Kind.CONV1D: '#bbdefb',
+    Kind.CONV2D: '#bbdefb',
+    Kind.DEPTHWISE_CONV1D: '#bbdefb',
+    Kind.DEPTHWISE_CONV2D: '#bbdefb',
+    Kind.ACTIVATION: '#ffe0b2',
+    Kind.PARAMETRIZED_ACTIVATION: '#ffe0b2',
+    Kind.PRELU: '#ffe0b2',
+    Kind.HARD_ACTIVATION: '#ffe0b2',
+    Kind.SOFTMAX: '#ffccbc',
+    Kind.MERGE: '#e1bee7',
+    Kind.CONCATENATE: '#e1bee7',
+    Kind.DOT: '#e1bee7',
+    Kind.BATCH_NORMALIZATION: '#fff9c4',
 }
 OTHER_COLOUR = '#eeeeee'
 LINE_HEIGHT = 0.17  # inches per text line at FONT_SIZE

@@ -16,14 +16,14 @@ import numpy as np
 
 from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import ACTIVATIONS
+from hls4ml.model.kinds import ACTIVATIONS, Kind
 
 
 class UnsupportedLayer(ValueError):
     """A Keras layer (or one of its settings) that the compiler cannot convert."""
 
 
-ACTIVATION_KINDS = ('Activation', 'ParametrizedActivation', 'HardActivation', 'Softmax')
+ACTIVATION_KINDS = (Kind.ACTIVATION, Kind.PARAMETRIZED_ACTIVATION, Kind.HARD_ACTIVATION, Kind.SOFTMAX)
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Source:
     def origin(self) -> str:
         return f"'{self.layer.name}' ({type(self.layer).__name__})"
 
-    def make(self, kind: str, **attributes: Any) -> Layer:
+    def make(self, kind: Kind, **attributes: Any) -> Layer:
         weights = attributes.pop('weights', {})
         inputs = attributes.pop('inputs', self.inputs)
         return Layer(
@@ -102,7 +102,7 @@ def _features(source: Source) -> int:
     return shape[0]
 
 
-@handles('InputLayer', produces=('Input',))
+@handles('InputLayer', produces=(Kind.INPUT,))
 def input_layer(source: Source) -> list[Layer]:
     shape = tuple(source.layer.batch_shape[1:])
     if any(dim is None for dim in shape):
@@ -110,10 +110,10 @@ def input_layer(source: Source) -> list[Layer]:
             f'{source.origin}: every input dimension must be fixed, got {shape}; '
             'give keras.Input(shape=...) a size for each axis'
         )
-    return [source.make('Input', inputs=[], shape=shape)]
+    return [source.make(Kind.INPUT, inputs=[], shape=shape)]
 
 
-@handles('Dense', produces=('Dense', *ACTIVATION_KINDS))
+@handles('Dense', produces=(Kind.DENSE, *ACTIVATION_KINDS))
 def dense(source: Source) -> list[Layer]:
     n_in = _features(source)
     if quantization_mode(source.layer) is None:
@@ -122,7 +122,7 @@ def dense(source: Source) -> list[Layer]:
         kernel = dequantized_kernel(source.layer)
     n_out = kernel.shape[1]
     bias = array_of(source.layer.bias) if source.layer.use_bias else np.zeros(n_out)
-    layer = source.make('Dense', n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
+    layer = source.make(Kind.DENSE, n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
     return [layer, *fused_activation(source, source.config['activation'], (n_out,))]
 
 
@@ -152,20 +152,20 @@ def _activation_name(source: Source, activation: Any) -> str:
 def activation_layers(source: Source, name: str) -> list[Layer]:
     n_in = int(np.prod(source.input_shapes[0]))
     if name == 'elu':  # the elu kernels take their alpha: Keras' 'elu' is alpha 1
-        return [source.make('ParametrizedActivation', activation='elu', n_in=n_in, activ_param=1.0)]
+        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='elu', n_in=n_in, activ_param=1.0)]
     if name in ACTIVATIONS:
-        return [source.make('Activation', activation=name, n_in=n_in)]
+        return [source.make(Kind.ACTIVATION, activation=name, n_in=n_in)]
     if name == 'softmax':
         if len(source.input_shapes[0]) != 1:
             raise UnsupportedLayer(
                 f'{source.origin}: softmax of a tensor of shape {source.input_shapes[0]} is not supported yet '
                 '(only 1-D inputs)'
             )
-        return [source.make('Softmax', n_in=n_in, axis=-1)]
+        return [source.make(Kind.SOFTMAX, n_in=n_in, axis=-1)]
     if name == 'leaky_relu':
-        return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=0.2)]
+        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=0.2)]
     if name == 'hard_sigmoid':
-        return [source.make('HardActivation', activation='hard_sigmoid', n_in=n_in, slope=1 / 6, shift=0.5)]
+        return [source.make(Kind.HARD_ACTIVATION, activation='hard_sigmoid', n_in=n_in, slope=1 / 6, shift=0.5)]
     raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
 
 
@@ -174,7 +174,7 @@ def activation(source: Source) -> list[Layer]:
     return activation_layers(source, _activation_name(source, source.config['activation']))
 
 
-@handles('ReLU', produces=('Activation', 'ParametrizedActivation'))
+@handles('ReLU', produces=(Kind.ACTIVATION, Kind.PARAMETRIZED_ACTIVATION))
 def relu(source: Source) -> list[Layer]:
     config = source.config
     if config.get('max_value') is not None:
@@ -184,35 +184,39 @@ def relu(source: Source) -> list[Layer]:
         raise UnsupportedLayer(f'{source.origin}: ReLU with both negative_slope and threshold is not supported')
     n_in = int(np.prod(source.input_shapes[0]))
     if slope:
-        return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=slope)]
+        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=slope)]
     if threshold:
-        return [source.make('ParametrizedActivation', activation='thresholded_relu', n_in=n_in, activ_param=threshold)]
+        return [
+            source.make(Kind.PARAMETRIZED_ACTIVATION, activation='thresholded_relu', n_in=n_in, activ_param=threshold)
+        ]
     return activation_layers(source, 'relu')
 
 
-@handles('LeakyReLU', produces=('ParametrizedActivation',))
+@handles('LeakyReLU', produces=(Kind.PARAMETRIZED_ACTIVATION,))
 def leaky_relu(source: Source) -> list[Layer]:
     slope = float(source.config['negative_slope'])
     n_in = int(np.prod(source.input_shapes[0]))
-    return [source.make('ParametrizedActivation', activation='leaky_relu', n_in=n_in, activ_param=slope)]
+    return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=slope)]
 
 
-@handles('ELU', produces=('ParametrizedActivation',))
+@handles('ELU', produces=(Kind.PARAMETRIZED_ACTIVATION,))
 def elu(source: Source) -> list[Layer]:
     n_in = int(np.prod(source.input_shapes[0]))
     return [
-        source.make('ParametrizedActivation', activation='elu', n_in=n_in, activ_param=float(source.config['alpha']))
+        source.make(
+            Kind.PARAMETRIZED_ACTIVATION, activation='elu', n_in=n_in, activ_param=float(source.config['alpha'])
+        )
     ]
 
 
-@handles('PReLU', produces=('PReLU',))
+@handles('PReLU', produces=(Kind.PRELU,))
 def prelu(source: Source) -> list[Layer]:
     shape = source.input_shapes[0]
     alpha = np.broadcast_to(array_of(source.layer.alpha), shape).reshape(-1).copy()
-    return [source.make('PReLU', n_in=int(np.prod(shape)), weights={'alpha': alpha})]
+    return [source.make(Kind.PRELU, n_in=int(np.prod(shape)), weights={'alpha': alpha})]
 
 
-@handles('Softmax', produces=('Softmax',))
+@handles('Softmax', produces=(Kind.SOFTMAX,))
 def softmax(source: Source) -> list[Layer]:
     axis = source.config.get('axis', -1)
     if axis not in (-1, len(source.input_shapes[0])) and axis != [-1]:
@@ -220,7 +224,7 @@ def softmax(source: Source) -> list[Layer]:
     return activation_layers(source, 'softmax')
 
 
-@handles('BatchNormalization', produces=('BatchNormalization',))
+@handles('BatchNormalization', produces=(Kind.BATCH_NORMALIZATION,))
 def batch_normalization(source: Source) -> list[Layer]:
     layer, config = source.layer, source.config
     if config.get('axis') not in (-1, [-1], len(source.input_shapes[0])):
@@ -236,4 +240,4 @@ def batch_normalization(source: Source) -> list[Layer]:
         'scale': np.broadcast_to(scale, source.input_shapes[0]).reshape(-1).copy(),
         'bias': np.broadcast_to(bias, source.input_shapes[0]).reshape(-1).copy(),
     }
-    return [source.make('BatchNormalization', n_in=n_in, weights=per_element)]
+    return [source.make(Kind.BATCH_NORMALIZATION, n_in=n_in, weights=per_element)]

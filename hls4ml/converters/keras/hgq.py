@@ -32,15 +32,15 @@ from hls4ml.converters.keras.handlers import (
     handles,
 )
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import CONV_OF_RANK, Kind
 from hls4ml.model.kinds import GLOBAL_POOLINGS as GLOBAL_POOLING_KINDS
-from hls4ml.model.kinds import Kind
 from hls4ml.model.passes.infer_precision import integer_bits
 from hls4ml.model.quantizer import OVERFLOW_MODES, container_type, quantizer_layer, triples_of
 from hls4ml.model.types import FixedPrecisionType, UnspecifiedPrecisionType
 
 FLOAT32_EXACT_BITS = 24  # a float32 sum is exact while it needs at most 24 significant bits
 EXACT_ACTIVATIONS = ('relu', 'linear')
-QUANTIZER = ('FixedPointQuantizer',)
+QUANTIZER = (Kind.FIXED_POINT_QUANTIZER,)
 MERGES = {'QAdd': 'add', 'QSubtract': 'subtract', 'QMultiply': 'multiply', 'QMaximum': 'maximum', 'QMinimum': 'minimum'}
 POOLINGS = ('QMaxPooling1D', 'QMaxPooling2D', 'QAveragePooling1D', 'QAveragePooling2D')
 GLOBAL_POOLINGS = tuple(f'QGlobal{op}Pooling{rank}D' for op in ('Max', 'Average') for rank in (1, 2))
@@ -221,12 +221,12 @@ def _warn_average(source: Source, pooling: Layer) -> None:
 # ---- layers --------------------------------------------------------------------------------------
 
 
-@handles('Quantizer', produces=(*QUANTIZER, 'Activation'))
+@handles('Quantizer', produces=(*QUANTIZER, Kind.ACTIVATION))
 def quantizer(source: Source) -> list[Layer]:
     _check_hgq(source)
     made = make_quantizer(source, source.layer, source.inputs[0], source.input_shapes[0], 'q')
     if made is None:  # a dummy quantizer passes values through
-        identity = source.make('Activation', activation='linear', n_in=int(np.prod(source.input_shapes[0])))
+        identity = source.make(Kind.ACTIVATION, activation='linear', n_in=int(np.prod(source.input_shapes[0])))
         identity.attributes['exact_result'] = True
         identity.types['result'] = _auto()
         return [identity]
@@ -272,19 +272,19 @@ def _affine_layer(source: Source, inputs: list[str], kernel: np.ndarray, bias: n
     shape = source.input_shapes[0]
     weights = {'weight': kernel, 'bias': bias}
     if len(shape) == 1:
-        return source.make('Dense', inputs=inputs, n_in=kernel.shape[0], n_out=kernel.shape[1], weights=weights)
+        return source.make(Kind.DENSE, inputs=inputs, n_in=kernel.shape[0], n_out=kernel.shape[1], weights=weights)
     if len(shape) > 3:
         raise UnsupportedLayer(f'{source.origin}: inputs of shape {shape} are not supported (at most 3-D)')
     rank = len(shape) - 1
     pointwise = kernel.reshape((1,) * rank + kernel.shape)
     inner = Source(source.layer, source.name, inputs, source.input_shapes, config_override={})
-    return spatial._convolution(inner, rank, f'Conv{rank}D', pointwise, bias, kernel.shape[1])
+    return spatial._convolution(inner, rank, CONV_OF_RANK[rank], pointwise, bias, kernel.shape[1])
 
 
 DENSE_CLASSES = ('QDense', 'QBatchNormDense', 'QEinsumDense', 'QEinsumDenseBatchnorm')
 
 
-@handles(*DENSE_CLASSES, produces=(*QUANTIZER, 'Dense', 'Conv1D', 'Conv2D', *ACTIVATION_KINDS))
+@handles(*DENSE_CLASSES, produces=(*QUANTIZER, Kind.DENSE, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS))
 def q_dense(source: Source) -> list[Layer]:
     _check_hgq(source)
     quantizers, inputs = _input_quantizers(source)
@@ -301,7 +301,7 @@ def q_dense(source: Source) -> list[Layer]:
     return _finish(source, [*quantizers, _products(source, layer, kernel, bias)], shape)
 
 
-@handles('QBatchNormalization', produces=(*QUANTIZER, 'BatchNormalization'))
+@handles('QBatchNormalization', produces=(*QUANTIZER, Kind.BATCH_NORMALIZATION))
 def q_batch_normalization(source: Source) -> list[Layer]:
     """x * qscale + qoffset per channel (the last axis), scale and offset as HGQ2 quantizes them."""
     _check_hgq(source)
@@ -315,12 +315,12 @@ def q_batch_normalization(source: Source) -> list[Layer]:
     weights = {
         name: np.broadcast_to(values, shape).reshape(-1).copy() for name, values in (('scale', scale), ('bias', offset))
     }
-    layer = source.make('BatchNormalization', inputs=inputs, n_in=int(np.prod(shape)), weights=weights)
+    layer = source.make(Kind.BATCH_NORMALIZATION, inputs=inputs, n_in=int(np.prod(shape)), weights=weights)
     layer.types.update(scale=exact_type(scale), bias=exact_type(offset), result=_auto())
     return _finish(source, [*quantizers, layer], shape)
 
 
-@handles('QConv1D', 'QConv2D', produces=(*QUANTIZER, 'Conv1D', 'Conv2D', *ACTIVATION_KINDS))
+@handles('QConv1D', 'QConv2D', produces=(*QUANTIZER, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS))
 def q_convolution(source: Source) -> list[Layer]:
     _check_hgq(source)
     rank = 1 if type(source.layer).__name__ == 'QConv1D' else 2
@@ -331,14 +331,14 @@ def q_convolution(source: Source) -> list[Layer]:
     bias = qbias if qbias is not None else np.zeros(filters)
     _warn_float32(source, quantizers, kernel, bias)
     conv = spatial._convolution(
-        Source(source.layer, source.name, inputs, source.input_shapes), rank, f'Conv{rank}D', kernel, bias, filters
+        Source(source.layer, source.name, inputs, source.input_shapes), rank, CONV_OF_RANK[rank], kernel, bias, filters
     )
     conv.source_name, conv.source_class = source.layer.name, type(source.layer).__name__
     shape = source.output_shape(conv)
     return _finish(source, [*quantizers, _products(source, conv, kernel, bias)], shape)
 
 
-POOLING_KINDS = ('Pooling1D', 'Pooling2D', 'GlobalPooling1D', 'GlobalPooling2D')
+POOLING_KINDS = (Kind.POOLING1D, Kind.POOLING2D, Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D)
 
 
 @handles(*POOLINGS, *GLOBAL_POOLINGS, produces=(*QUANTIZER, *POOLING_KINDS))
@@ -355,7 +355,7 @@ def q_pooling(source: Source) -> list[Layer]:
     return _finish(source, [*quantizers, pooling], tuple(source.layer.output.shape[1:]))
 
 
-@handles(*MERGES, 'QAveragePow2', produces=(*QUANTIZER, 'Merge'))
+@handles(*MERGES, 'QAveragePow2', produces=(*QUANTIZER, Kind.MERGE))
 def q_merge(source: Source) -> list[Layer]:
     _check_hgq(source)
     class_name = type(source.layer).__name__
@@ -364,6 +364,6 @@ def q_merge(source: Source) -> list[Layer]:
     if len(source.inputs) != 2 or source.input_shapes[0] != source.input_shapes[1]:
         raise UnsupportedLayer(f'{source.origin}: only merges of two tensors of equal shape are supported')
     quantizers, inputs = _input_quantizers(source)
-    merge = source.make('Merge', inputs=inputs, op=MERGES.get(class_name, 'average'))
+    merge = source.make(Kind.MERGE, inputs=inputs, op=MERGES.get(class_name, 'average'))
     merge.types['result'] = _auto()
     return _finish(source, [*quantizers, merge], source.input_shapes[0])

@@ -37,6 +37,7 @@ from hls4ml.converters.keras.hgq import (
 )
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.passes.infer_precision import integer_bits
 from hls4ml.model.quantizer import container_type, element_type, feeding_type, triples_of
 from hls4ml.model.tables import MAX_TABLE_WIDTH
@@ -101,7 +102,7 @@ def _unquantized_table_type(source: Source, entries: np.ndarray) -> FixedPrecisi
     return precision
 
 
-@handles('QUnaryFunctionLUT', 'QAffinedUnaryFunctionLUT', produces=(*QUANTIZER, 'UnaryLUT'))
+@handles('QUnaryFunctionLUT', 'QAffinedUnaryFunctionLUT', produces=(*QUANTIZER, Kind.UNARY_LUT))
 def q_unary_lut(source: Source) -> list[Layer]:
     _check_hgq(source)
     layer, shape = source.layer, source.input_shapes[0]
@@ -113,7 +114,7 @@ def q_unary_lut(source: Source) -> list[Layer]:
     start, shift, points = _whole_grid(source.origin, container_type(triples_of(quantizers[0])))
     entries = _evaluate(source.origin, _lut_function(layer), points)
     lut = source.make(
-        'UnaryLUT',
+        Kind.UNARY_LUT,
         inputs=inputs,
         n_in=int(np.prod(shape)),
         table_size=len(points),
@@ -177,7 +178,7 @@ def _padded(entries: np.ndarray, size: int) -> np.ndarray:
     return np.concatenate([entries, np.full(size - len(entries), entries[-1])])
 
 
-@handles('QSoftmax', produces=(*QUANTIZER, 'Softmax'))
+@handles('QSoftmax', produces=(*QUANTIZER, Kind.SOFTMAX))
 def q_softmax(source: Source) -> list[Layer]:
     _check_hgq(source)
     _check_softmax(source)
@@ -187,7 +188,7 @@ def q_softmax(source: Source) -> list[Layer]:
     inv_index, inv_start, inv_shift, inv_entries, inv_type = _softmax_table(source, source.layer.inv_table, 1)
     size = max(len(exp_entries), len(inv_entries))
     softmax = source.make(
-        'Softmax',
+        Kind.SOFTMAX,
         inputs=inputs,
         n_in=n_in,
         axis=-1,

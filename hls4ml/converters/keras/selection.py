@@ -14,10 +14,11 @@ import numpy as np
 
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, handles
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.reference.soft_topk import strength_exponent
 
 
-@handles('TopK', produces=('TopK',))
+@handles('TopK', produces=(Kind.TOPK,))
 def top_k(source: Source) -> list[Layer]:
     """Both outputs, in Keras's output order (the parser maps output tensor i to layer i)."""
     shape, k = source.input_shapes[0], int(source.layer.k)
@@ -26,8 +27,8 @@ def top_k(source: Source) -> list[Layer]:
     if not 1 <= k <= shape[0]:
         raise UnsupportedLayer(f'{source.origin}: k={k} must be between 1 and {shape[0]}')
     attributes = {'n_in': shape[0], 'k': k, 'magnitude': False}
-    values = source.make('TopK', output='values', **attributes)
-    indices = source.make('TopK', output='indices', **attributes)
+    values = source.make(Kind.TOPK, output='values', **attributes)
+    indices = source.make(Kind.TOPK, output='indices', **attributes)
     indices.name, indices.outputs = f'{source.name}_indices', [f'{source.name}_indices']
     return [values, indices]
 
@@ -39,8 +40,8 @@ def router_outputs(source: Source, renormalize: bool) -> list[Layer]:
     if len(shape) != 1 or not 1 <= k <= shape[0]:
         raise UnsupportedLayer(f'{source.origin}: a router with k={k} over logits of shape {shape} (only vectors)')
     attributes = {'n_in': shape[0], 'k': k, 'renormalize': renormalize}
-    weights = source.make('Router', output='weights', **attributes)
-    indices = source.make('Router', output='indices', **attributes)
+    weights = source.make(Kind.ROUTER, output='weights', **attributes)
+    indices = source.make(Kind.ROUTER, output='indices', **attributes)
     indices.name, indices.outputs = f'{source.name}_indices', [f'{source.name}_indices']
     return [weights, indices]
 
@@ -59,21 +60,21 @@ def _moe_layer(source: Source, what: str, rank: int = 1) -> tuple[int, ...]:
     return shape
 
 
-@handles('TopKRouter', produces=('Dense', 'Router'))
+@handles('TopKRouter', produces=(Kind.DENSE, Kind.ROUTER))
 def topk_router(source: Source) -> list[Layer]:
     """The gate matrix as a Dense layer `<name>_gate`, then the Router (named after the Keras layer)."""
     (n_in,) = _moe_layer(source, 'TopKRouter')
     layer = source.layer
     kernel = np.asarray(keras.ops.convert_to_numpy(layer.kernel), dtype=np.float64)
     bias = np.zeros(layer.num_experts) if layer.bias is None else np.asarray(keras.ops.convert_to_numpy(layer.bias))
-    gate = source.make('Dense', n_in=n_in, n_out=layer.num_experts, weights={'weight': kernel, 'bias': bias})
+    gate = source.make(Kind.DENSE, n_in=n_in, n_out=layer.num_experts, weights={'weight': kernel, 'bias': bias})
     gate.name, gate.outputs, gate.source_class = f'{source.name}_gate', [f'{source.name}_gate'], ''
     attributes = {'n_in': layer.num_experts, 'k': layer.k, 'renormalize': layer.renormalize}
-    router = source.make('Router', inputs=[gate.name], output=layer.output_mode, **attributes)
+    router = source.make(Kind.ROUTER, inputs=[gate.name], output=layer.output_mode, **attributes)
     return [gate, router]
 
 
-@handles('SparseSoftTopK', produces=('SoftTopK',))
+@handles('SparseSoftTopK', produces=(Kind.SOFT_TOPK,))
 def sparse_soft_topk(source: Source) -> list[Layer]:
     """One SoftTopK layer; l must be a power of two (the IR's shape rule names the layer otherwise)."""
     (n_in,) = _moe_layer(source, 'SparseSoftTopK')
@@ -85,25 +86,25 @@ def sparse_soft_topk(source: Source) -> list[Layer]:
     except ValueError as error:
         raise UnsupportedLayer(f'{source.origin}: {error}') from error
     attributes = {'n_in': n_in, 'k': layer.k, 'l': layer.l, 'mode': layer.mode, 'iterations': layer.iterations}
-    return [source.make('SoftTopK', **attributes)]
+    return [source.make(Kind.SOFT_TOPK, **attributes)]
 
 
-@handles('ExpertChoiceRouter', produces=('ExpertChoiceRouter',))
+@handles('ExpertChoiceRouter', produces=(Kind.EXPERT_CHOICE_ROUTER,))
 def expert_choice_router(source: Source) -> list[Layer]:
     """One ExpertChoiceRouter layer over the (tokens, experts) logits of a group."""
     tokens, experts = _moe_layer(source, 'ExpertChoiceRouter', rank=2)
     capacity = source.layer.capacity
     if not 1 <= capacity <= tokens:
         raise UnsupportedLayer(f'{source.origin}: capacity={capacity} must be between 1 and the {tokens} tokens')
-    return [source.make('ExpertChoiceRouter', n_tokens=tokens, n_in=experts, capacity=capacity)]
+    return [source.make(Kind.EXPERT_CHOICE_ROUTER, n_tokens=tokens, n_in=experts, capacity=capacity)]
 
 
-@handles('Absolute', produces=('BatchNormalization', 'Merge'))
+@handles('Absolute', produces=(Kind.BATCH_NORMALIZATION, Kind.MERGE))
 def absolute(source: Source) -> list[Layer]:
     """`keras.ops.abs(x)` as max(x, -x): a negation `<name>_negated` and a maximum, both exact, so that
     top-k by magnitude (`keras.ops.top_k(keras.ops.abs(x), k)`) converts."""
     size = int(np.prod(source.input_shapes[0]))
     weights = {'scale': -np.ones(size), 'bias': np.zeros(size)}
-    negated = source.make('BatchNormalization', n_in=size, weights=weights)
+    negated = source.make(Kind.BATCH_NORMALIZATION, n_in=size, weights=weights)
     negated.name, negated.outputs, negated.source_class = f'{source.name}_negated', [f'{source.name}_negated'], ''
-    return [negated, source.make('Merge', inputs=[source.inputs[0], negated.name], op='maximum')]
+    return [negated, source.make(Kind.MERGE, inputs=[source.inputs[0], negated.name], op='maximum')]

@@ -7,6 +7,7 @@ import numpy as np
 
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, handles
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.som_graphs import som_layer_parts
 from hls4ml.nn.resom_core import layer_parts
 
@@ -14,7 +15,7 @@ KERAS_SOM_MODULE = 'hls4ml.nn.keras_som'
 KERAS_RESOM_MODULE = 'hls4ml.nn.keras_resom'
 
 
-@handles('SOM', produces=('SOM',))
+@handles('SOM', produces=(Kind.SOM,))
 def som(source: Source) -> list[Layer]:
     """The layer's settings and weights, checked by `som_layer_parts` (shapes, NaN codebooks)."""
     layer = source.layer
@@ -43,10 +44,10 @@ def som(source: Source) -> list[Layer]:
         raise UnsupportedLayer(
             f'{source.origin}: the codebook has {attributes["n_in"]} inputs, the layer gets {shape[0]}'
         )
-    return [source.make('SOM', weights=weights, **attributes)]
+    return [source.make(Kind.SOM, weights=weights, **attributes)]
 
 
-@handles('ReSOM', produces=('ReSOM',))
+@handles('ReSOM', produces=(Kind.RESOM,))
 def resom(source: Source) -> list[Layer]:
     """The layer's settings, codebooks, lateral matrix and labels, checked by `resom_core.layer_parts`
     (shapes, NaN, negative lateral weights)."""
@@ -67,4 +68,4 @@ def resom(source: Source) -> list[Layer]:
     widths = (attributes['n_in'], attributes['n_in_y'])
     if widths != (shapes[0][0], shapes[1][0]):
         raise UnsupportedLayer(f'{source.origin}: the codebooks take {widths} inputs, the layer gets {shapes}')
-    return [source.make('ReSOM', weights=weights, **attributes)]
+    return [source.make(Kind.RESOM, weights=weights, **attributes)]

@@ -20,6 +20,7 @@ from hls4ml.converters.keras.handlers import (
     handles,
 )
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import CONV_OF_RANK, DEPTHWISE_CONV_OF_RANK, GLOBAL_POOLING_OF_RANK, POOLING_OF_RANK, Kind
 from hls4ml.model.shape_rules import same_padding, window_output
 
 AXES = {1: ('width',), 2: ('height', 'width')}
@@ -67,7 +68,7 @@ def _check_plain_convolution(source: Source, rank: int) -> None:
         raise UnsupportedLayer(f'{source.origin}: grouped convolutions (groups={config["groups"]}) are not supported')
 
 
-def _convolution(source: Source, rank: int, kind: str, kernel: np.ndarray, bias: np.ndarray, filters: int) -> Layer:
+def _convolution(source: Source, rank: int, kind: Kind, kernel: np.ndarray, bias: np.ndarray, filters: int) -> Layer:
     window = tuple(kernel.shape[:rank])
     strides = _tuple(source.config.get('strides', 1), rank)
     attributes = window_attributes(source, rank, window, strides)
@@ -81,13 +82,13 @@ def _bias(source: Source, layer: Any, size: int) -> np.ndarray:
     return array_of(layer.bias) if source.config.get('use_bias', True) else np.zeros(size)
 
 
-@handles('Conv1D', 'Conv2D', produces=('Conv1D', 'Conv2D', *ACTIVATION_KINDS))
+@handles('Conv1D', 'Conv2D', produces=(Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS))
 def convolution(source: Source) -> list[Layer]:
     rank = 1 if type(source.layer).__name__ == 'Conv1D' else 2
     _check_plain_convolution(source, rank)
     kernel = array_of(source.layer.kernel)
     filters = kernel.shape[-1]
-    layer = _convolution(source, rank, f'Conv{rank}D', kernel, _bias(source, source.layer, filters), filters)
+    layer = _convolution(source, rank, CONV_OF_RANK[rank], kernel, _bias(source, source.layer, filters), filters)
     return [layer, *fused_activation(source, source.config['activation'], source.output_shape(layer))]
 
 
@@ -102,19 +103,23 @@ def _depthwise_rank(source: Source) -> int:
     return rank
 
 
-@handles('DepthwiseConv1D', 'DepthwiseConv2D', produces=('DepthwiseConv1D', 'DepthwiseConv2D', *ACTIVATION_KINDS))
+@handles(
+    'DepthwiseConv1D', 'DepthwiseConv2D', produces=(Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D, *ACTIVATION_KINDS)
+)
 def depthwise_convolution(source: Source) -> list[Layer]:
     rank = _depthwise_rank(source)
     kernel = array_of(source.layer.kernel)[..., 0]
     channels = kernel.shape[-1]
-    layer = _convolution(source, rank, f'DepthwiseConv{rank}D', kernel, _bias(source, source.layer, channels), channels)
+    layer = _convolution(
+        source, rank, DEPTHWISE_CONV_OF_RANK[rank], kernel, _bias(source, source.layer, channels), channels
+    )
     return [layer, *fused_activation(source, source.config['activation'], source.output_shape(layer))]
 
 
 @handles(
     'SeparableConv1D',
     'SeparableConv2D',
-    produces=('DepthwiseConv1D', 'DepthwiseConv2D', 'Conv1D', 'Conv2D', *ACTIVATION_KINDS),
+    produces=(Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS),
 )
 def separable_convolution(source: Source) -> list[Layer]:
     """Depthwise (named `<name>_depthwise`, no bias) then a pointwise 1x1 convolution carrying the bias."""
@@ -122,15 +127,19 @@ def separable_convolution(source: Source) -> list[Layer]:
     depth_kernel = array_of(source.layer.depthwise_kernel)[..., 0]
     channels = depth_kernel.shape[-1]
     depthwise = Source(source.layer, f'{source.name}_depthwise', source.inputs, source.input_shapes)
-    first = _convolution(depthwise, rank, f'DepthwiseConv{rank}D', depth_kernel, np.zeros(channels), channels)
+    first = _convolution(depthwise, rank, DEPTHWISE_CONV_OF_RANK[rank], depth_kernel, np.zeros(channels), channels)
     point_kernel = array_of(source.layer.pointwise_kernel)
     filters = point_kernel.shape[-1]
     pointwise = Source(source.layer, source.name, [first.name], [depthwise.output_shape(first)], {'padding': 'valid'})
-    second = _convolution(pointwise, rank, f'Conv{rank}D', point_kernel, _bias(source, source.layer, filters), filters)
+    second = _convolution(
+        pointwise, rank, CONV_OF_RANK[rank], point_kernel, _bias(source, source.layer, filters), filters
+    )
     return [first, second, *fused_activation(pointwise, source.config['activation'], pointwise.output_shape(second))]
 
 
-@handles('MaxPooling1D', 'MaxPooling2D', 'AveragePooling1D', 'AveragePooling2D', produces=('Pooling1D', 'Pooling2D'))
+@handles(
+    'MaxPooling1D', 'MaxPooling2D', 'AveragePooling1D', 'AveragePooling2D', produces=(Kind.POOLING1D, Kind.POOLING2D)
+)
 def pooling(source: Source) -> list[Layer]:
     class_name = type(source.layer).__name__
     rank = int(class_name[-2])
@@ -140,7 +149,7 @@ def pooling(source: Source) -> list[Layer]:
     for axis, length in zip(AXES[rank], pool, strict=True):
         attributes[f'pool_{axis}'] = length
     attributes['pool_op'] = 'max' if class_name.startswith('Max') else 'average'
-    return [source.make(f'Pooling{rank}D', **attributes)]
+    return [source.make(POOLING_OF_RANK[rank], **attributes)]
 
 
 @handles(
@@ -148,7 +157,7 @@ def pooling(source: Source) -> list[Layer]:
     'GlobalMaxPooling2D',
     'GlobalAveragePooling1D',
     'GlobalAveragePooling2D',
-    produces=('GlobalPooling1D', 'GlobalPooling2D'),
+    produces=(Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D),
 )
 def global_pooling(source: Source) -> list[Layer]:
     class_name = type(source.layer).__name__
@@ -158,7 +167,7 @@ def global_pooling(source: Source) -> list[Layer]:
     attributes: dict[str, Any] = {f'in_{axis}': size for axis, size in zip(AXES[rank], shape[:-1], strict=True)}
     attributes.update(n_chan=shape[-1], keepdims=bool(source.config.get('keepdims', False)))
     attributes['pool_op'] = 'max' if 'Max' in class_name else 'average'
-    return [source.make(f'GlobalPooling{rank}D', **attributes)]
+    return [source.make(GLOBAL_POOLING_OF_RANK[rank], **attributes)]
 
 
 def _edge_pairs(value: Any, rank: int) -> list[tuple[int, int]]:
@@ -185,17 +194,17 @@ def _edges(source: Source, rank: int, argument: str, prefix: str, sign: int) -> 
     return [source.make(kind, **attributes)]
 
 
-@handles('ZeroPadding1D', 'ZeroPadding2D', produces=('ZeroPadding1D', 'ZeroPadding2D'))
+@handles('ZeroPadding1D', 'ZeroPadding2D', produces=(Kind.ZERO_PADDING1D, Kind.ZERO_PADDING2D))
 def zero_padding(source: Source) -> list[Layer]:
     return _edges(source, int(type(source.layer).__name__[-2]), 'padding', 'pad_', +1)
 
 
-@handles('Cropping1D', 'Cropping2D', produces=('Cropping1D', 'Cropping2D'))
+@handles('Cropping1D', 'Cropping2D', produces=(Kind.CROPPING1D, Kind.CROPPING2D))
 def cropping(source: Source) -> list[Layer]:
     return _edges(source, int(type(source.layer).__name__[-2]), 'cropping', 'crop_', -1)
 
 
-@handles('UpSampling1D', 'UpSampling2D', produces=('Resize', 'Resize2D'))
+@handles('UpSampling1D', 'UpSampling2D', produces=(Kind.RESIZE, Kind.RESIZE2D))
 def upsampling(source: Source) -> list[Layer]:
     rank = int(type(source.layer).__name__[-2])
     _check_channels_last(source, rank)
@@ -205,4 +214,4 @@ def upsampling(source: Source) -> list[Layer]:
     attributes: dict[str, Any] = {'n_chan': shape[-1], 'algorithm': 'nearest'}
     for axis, size, factor in zip(AXES[rank], shape[:-1], factors, strict=True):
         attributes[f'in_{axis}'], attributes[f'{axis}_factor'], attributes[f'out_{axis}'] = size, factor, size * factor
-    return [source.make('Resize' if rank == 1 else 'Resize2D', **attributes)]
+    return [source.make(Kind.RESIZE if rank == 1 else Kind.RESIZE2D, **attributes)]

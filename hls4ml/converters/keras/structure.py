@@ -7,6 +7,7 @@ import math
 
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, handles
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 
 MERGES = {
     'Add': 'add',
@@ -18,31 +19,31 @@ MERGES = {
 }
 
 
-@handles('Flatten', 'Reshape', produces=('Reshape',))
+@handles('Flatten', 'Reshape', produces=(Kind.RESHAPE,))
 def reshape(source: Source) -> list[Layer]:
     size = math.prod(source.input_shapes[0])
     target = [size] if type(source.layer).__name__ == 'Flatten' else [int(dim) for dim in source.config['target_shape']]
     if target.count(-1) == 1:  # Keras infers one dimension
         target[target.index(-1)] = size // -math.prod(target)
-    return [source.make('Reshape', target_shape=tuple(target))]
+    return [source.make(Kind.RESHAPE, target_shape=tuple(target))]
 
 
-@handles('Permute', produces=('Transpose',))
+@handles('Permute', produces=(Kind.TRANSPOSE,))
 def permute(source: Source) -> list[Layer]:
     perm = tuple(int(axis) - 1 for axis in source.config['dims'])  # Keras counts the batch axis as 0
-    return [source.make('Transpose', perm=perm)]
+    return [source.make(Kind.TRANSPOSE, perm=perm)]
 
 
-@handles(*MERGES, produces=('Merge',))
+@handles(*MERGES, produces=(Kind.MERGE,))
 def merge(source: Source) -> list[Layer]:
     if len(source.inputs) != 2:
         raise UnsupportedLayer(f'{source.origin}: merges of {len(source.inputs)} inputs are not supported (2)')
     if source.input_shapes[0] != source.input_shapes[1]:
         raise UnsupportedLayer(f'{source.origin}: broadcasting {source.input_shapes} is not supported (equal shapes)')
-    return [source.make('Merge', op=MERGES[type(source.layer).__name__])]
+    return [source.make(Kind.MERGE, op=MERGES[type(source.layer).__name__])]
 
 
-@handles('Concatenate', produces=('Concatenate',))
+@handles('Concatenate', produces=(Kind.CONCATENATE,))
 def concatenate(source: Source) -> list[Layer]:
     if len(source.inputs) != 2:
         raise UnsupportedLayer(f'{source.origin}: concatenating {len(source.inputs)} inputs is not supported (2)')
@@ -51,10 +52,10 @@ def concatenate(source: Source) -> list[Layer]:
     axis = axis + rank if axis < 0 else axis - 1  # Keras counts the batch axis
     if not 0 <= axis < rank:
         raise UnsupportedLayer(f'{source.origin}: axis {source.config.get("axis")} is outside the tensor')
-    return [source.make('Concatenate', axis=axis)]
+    return [source.make(Kind.CONCATENATE, axis=axis)]
 
 
-@handles('Dot', produces=('Dot',))
+@handles('Dot', produces=(Kind.DOT,))
 def dot(source: Source) -> list[Layer]:
     shapes = source.input_shapes
     axes = source.config.get('axes')
@@ -62,4 +63,4 @@ def dot(source: Source) -> list[Layer]:
         raise UnsupportedLayer(f'{source.origin}: Dot(normalize=True) is not supported')
     if len(shapes) != 2 or len(shapes[0]) != 1 or shapes[0] != shapes[1] or axes not in (1, -1, [1, 1], (1, 1)):
         raise UnsupportedLayer(f'{source.origin}: Dot is supported for two vectors of the same length, got {shapes}')
-    return [source.make('Dot', n_in=shapes[0][0])]
+    return [source.make(Kind.DOT, n_in=shapes[0][0])]
