@@ -84,6 +84,7 @@ DEPTHWISE_CONV_OF_RANK = {1: Kind.DEPTHWISE_CONV1D, 2: Kind.DEPTHWISE_CONV2D}
 POOLING_OF_RANK = {1: Kind.POOLING1D, 2: Kind.POOLING2D}
 GLOBAL_POOLING_OF_RANK = {1: Kind.GLOBAL_POOLING1D, 2: Kind.GLOBAL_POOLING2D}
 ZERO_PADDING_OF_RANK = {1: Kind.ZERO_PADDING1D, 2: Kind.ZERO_PADDING2D}
+CROPPING_OF_RANK = {1: Kind.CROPPING1D, 2: Kind.CROPPING2D}
 
 # ---- the choices of attributes -------------------------------------------------------------------
 # activations: read from a lookup table (nnet_activation_table.h) or computed exactly (nnet_activation.h);

@@ -16,7 +16,7 @@ from typing import Any
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import Kind
 
-KIND_COLOURS = {  # box colour per group of layer kinds
+KIND_COLOURS: dict[str, str] = {  # box colour per group of layer kinds
     Kind.INPUT: '#c8e6c9',
     Kind.DENSE: '#bbdefb',
     Kind.CONV1D: '#bbdefb',

@@ -20,7 +20,15 @@ from hls4ml.converters.keras.handlers import (
     handles,
 )
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import CONV_OF_RANK, DEPTHWISE_CONV_OF_RANK, GLOBAL_POOLING_OF_RANK, POOLING_OF_RANK, Kind
+from hls4ml.model.kinds import (
+    CONV_OF_RANK,
+    CROPPING_OF_RANK,
+    DEPTHWISE_CONV_OF_RANK,
+    GLOBAL_POOLING_OF_RANK,
+    POOLING_OF_RANK,
+    ZERO_PADDING_OF_RANK,
+    Kind,
+)
 from hls4ml.model.shape_rules import same_padding, window_output
 
 AXES = {1: ('width',), 2: ('height', 'width')}
@@ -190,7 +198,7 @@ def _edges(source: Source, rank: int, argument: str, prefix: str, sign: int) -> 
         names = [name.replace('pad_', prefix) for name in PAD_NAMES[axis]]
         attributes[f'in_{axis}'], attributes[names[0]], attributes[names[1]] = size, before, after
         attributes[f'out_{axis}'] = size + sign * (before + after)
-    kind = ('ZeroPadding' if sign > 0 else 'Cropping') + f'{rank}D'
+    kind = (ZERO_PADDING_OF_RANK if sign > 0 else CROPPING_OF_RANK)[rank]
     return [source.make(kind, **attributes)]
 
 
