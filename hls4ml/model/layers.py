@@ -364,10 +364,6 @@ IMPLEMENTATIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def kind_of(layer: Layer) -> KindRecord:
-    return LAYER_KINDS[layer.kind]
-
-
 def is_port(layer: Layer) -> bool:
     """A model input (nothing to compute, lower or estimate); False for a kind without a record."""
     record = LAYER_KINDS.get(layer.kind)
