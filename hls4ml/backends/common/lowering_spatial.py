@@ -53,7 +53,8 @@ def _rank(layer: Layer) -> str:
 def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
     depthwise = layer.kind.startswith('Depthwise')
     name = f'{"depthwise_" if depthwise else ""}conv{_rank(layer)}'
-    impl = context.start(layer, 'nnet_conv.h', f'nnet::{name}_config', f'nnet::{name}')
+    # One kernel for the four layers: the config base says 1-D (height 1) and depthwise.
+    impl = context.start(layer, 'nnet_conv.h', f'nnet::{name}_config', 'nnet::conv')
     impl.statics += geometry(layer)
     impl.statics += [
         ('unsigned', 'io_type', context.io_type),
