@@ -105,10 +105,7 @@ struct transpose_config {
 template <class data_T, class res_T, typename CONFIG_T>
 void copy(const data_T data[CONFIG_T::n_elem], res_T res[CONFIG_T::n_elem]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    NNET_UNROLL
-    for (unsigned i = 0; i < CONFIG_T::n_elem; i++) {
-        res[i] = data[i];
-    }
+    elementwise<CONFIG_T::n_elem>(data, res, copy_op());
 }
 
 // ---- zero padding -------------------------------------------------------------------------------------

@@ -19,12 +19,7 @@ namespace nnet {
 // ---- copy -------------------------------------------------------------------------------------------
 
 template <class data_T, class res_T, typename CONFIG_T> void copy(stream<data_T> &data, stream<res_T> &res) {
-    for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_elem>::count; e++) {
-        NNET_PIPELINE(1)
-        res_T out;
-        copy_element(data.read(), out);
-        res.write(out);
-    }
+    elementwise_stream<CONFIG_T::n_elem>(data, res, copy_op());
 }
 
 // ---- zero padding -------------------------------------------------------------------------------------
