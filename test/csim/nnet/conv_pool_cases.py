@@ -186,7 +186,7 @@ def add_pooling(factory: CaseFactory) -> None:
                 function = getattr(pooling, f'pooling{dimensions}d')
                 factory.add(
                     f'{op}_pooling{dimensions}d{number}',
-                    f'pooling{dimensions}d',
+                    'pooling',  # Pooling1D and Pooling2D: the config base differs
                     f'pooling{dimensions}d_config',
                     constants,
                     {'accum_t': accum} if op == 'average' else {},  # max pooling needs no accum_t
@@ -204,7 +204,7 @@ def add_pooling(factory: CaseFactory) -> None:
             function = getattr(pooling, f'global_pooling{dimensions}d')
             factory.add(
                 f'global_{op}_pooling{dimensions}d{number}',
-                f'global_pooling{dimensions}d',
+                'global_pooling',
                 f'global_pooling{dimensions}d_config',
                 constants,
                 {'accum_t': accum} if op == 'average' else {},

@@ -92,7 +92,7 @@ WRONG_CONFIGS = {
         'in_width = 5; static const unsigned out_width = 5; static const unsigned n_chan = 2;',
     ),
     'entirely in the padding': (
-        'pooling2d',
+        'pooling',
         'pooling2d_config',
         'pad_left = 2; static const unsigned in_width = 4; static const unsigned out_width = 3;',
     ),

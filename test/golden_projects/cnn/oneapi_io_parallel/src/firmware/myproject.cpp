@@ -44,7 +44,7 @@ void myproject(
     nnet::trace_output<layer3_result_t, 108>(layer3_out, myproject_trace_buffers[1]);
 #endif
     // pool (Pooling2D)
-    nnet::pooling2d<layer3_result_t, layer4_result_t, config4>(layer3_out, layer4_out);
+    nnet::pooling<layer3_result_t, layer4_result_t, config4>(layer3_out, layer4_out);
 #ifndef __SYNTHESIS__
     nnet::trace_output<layer4_result_t, 27>(layer4_out, myproject_trace_buffers[2]);
 #endif

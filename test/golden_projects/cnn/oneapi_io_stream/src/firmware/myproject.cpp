@@ -51,7 +51,7 @@ void myproject(
     nnet::trace_stream<nnet::array<layer4_result_t, 3>, 36>(layer4_out, myproject_trace_buffers[2]);
 #endif
     // pool (Pooling2D)
-    nnet::pooling2d<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
+    nnet::pooling<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer5_result_t, 3>, 9>(layer5_out, myproject_trace_buffers[3]);
 #endif

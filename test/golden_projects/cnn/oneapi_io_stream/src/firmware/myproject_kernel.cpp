@@ -71,7 +71,7 @@ static void config5_task() {
     for (unsigned e = 0; e < 36; e++) {
         layer4_out.write(layer4_out_pipe::read());
     }
-    nnet::pooling2d<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
+    nnet::pooling<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
     for (unsigned e = 0; e < 9; e++) {
         layer5_out_pipe::write(layer5_out.read());
     }
