@@ -12,15 +12,15 @@ from hls4ml.model.types import FixedPrecisionType
 if TYPE_CHECKING:
     from hls4ml.backends.common.lowering import LoweringContext
 
-MOVES = {  # kind -> (kernel, config base)
+MOVES = {  # kind -> (kernel, config base); a 1-D base sets the height members, the kernel is the 2-D one
     'Reshape': ('copy', 'copy_config'),
     'Transpose': ('transpose', 'transpose_config'),
-    'ZeroPadding1D': ('zeropad1d_cl', 'padding1d_config'),
-    'ZeroPadding2D': ('zeropad2d_cl', 'padding2d_config'),
-    'Cropping1D': ('cropping1d_cl', 'cropping1d_config'),
-    'Cropping2D': ('cropping2d_cl', 'cropping2d_config'),
-    'Resize': ('upsampling1d_cl', 'upsampling1d_config'),
-    'Resize2D': ('upsampling2d_cl', 'upsampling2d_config'),
+    'ZeroPadding1D': ('zeropad', 'padding1d_config'),
+    'ZeroPadding2D': ('zeropad', 'padding2d_config'),
+    'Cropping1D': ('cropping', 'cropping1d_config'),
+    'Cropping2D': ('cropping', 'cropping2d_config'),
+    'Resize': ('upsampling', 'upsampling1d_config'),
+    'Resize2D': ('upsampling', 'upsampling2d_config'),
 }
 HALF = FixedPrecisionType(1, 0, False)  # holds 0.5 exactly: the average's halving
 

@@ -39,7 +39,7 @@ void CCS_BLOCK(myproject)(
     NNET_STREAM_DEPTH(layer2_out, 2)
 
     // conv1_pad (ZeroPadding2D)
-    nnet::zeropad2d_cl<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
+    nnet::zeropad<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer2_result_t, 2>, 64>(layer2_out, myproject_trace_buffers[0]);
 #endif

@@ -55,7 +55,7 @@ void myproject(
     // conv1_transpose_clone (Clone)
     nnet::clone<nnet::array<layer2_result_t, 3>, nnet::array<layer3_result_t, 3>, config3>(layer2_out, layer3_out, layer3_out2);
     // conv1_pad (ZeroPadding2D)
-    nnet::zeropad2d_cl<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
+    nnet::zeropad<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer4_result_t, 3>, 36>(layer4_out, myproject_trace_buffers[1]);
 #endif
@@ -75,7 +75,7 @@ void myproject(
     nnet::trace_stream<nnet::array<layer7_result_t, 3>, 16>(layer7_out, myproject_trace_buffers[4]);
 #endif
     // conv2_pad (ZeroPadding2D)
-    nnet::zeropad2d_cl<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
+    nnet::zeropad<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer8_result_t, 3>, 36>(layer8_out, myproject_trace_buffers[5]);
 #endif

@@ -32,7 +32,7 @@ static void config2_task() {
     for (unsigned e = 0; e < 36; e++) {
         layer1_out.write(layer1_out_pipe::read());
     }
-    nnet::zeropad2d_cl<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
+    nnet::zeropad<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
     for (unsigned e = 0; e < 64; e++) {
         layer2_out_pipe::write(layer2_out.read());
     }

@@ -72,7 +72,7 @@ static void config4_task() {
     for (unsigned e = 0; e < 16; e++) {
         layer3_out.write(layer3_out_pipe::read());
     }
-    nnet::zeropad2d_cl<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
+    nnet::zeropad<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
     for (unsigned e = 0; e < 36; e++) {
         layer4_out_pipe::write(layer4_out.read());
     }
@@ -124,7 +124,7 @@ static void config8_task() {
     for (unsigned e = 0; e < 16; e++) {
         layer7_out.write(layer7_out_pipe::read());
     }
-    nnet::zeropad2d_cl<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
+    nnet::zeropad<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
     for (unsigned e = 0; e < 36; e++) {
         layer8_out_pipe::write(layer8_out.read());
     }
