@@ -252,7 +252,8 @@ def topk(layer: Layer, ctx: RuleContext) -> LayerModel:
 
 def move(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Reshape, transpose, padding, cropping, upsampling, concatenation, clone: wiring in io_parallel;
-    in io_stream a loop over elements, with a whole-tensor buffer (transpose) or a row (upsampling 2-D)."""
+    in io_stream a loop over elements, with a whole-tensor buffer (transpose) or a row (upsampling that
+    repeats rows)."""
     if not ctx.io_stream:
         return LayerModel(Cost(), Range(0, 1), Range.exact(1), Range(0, 1), ['wiring'])
     bits = ctx.type_bits(layer, 'result')
@@ -264,7 +265,7 @@ def move(layer: Layer, ctx: RuleContext) -> LayerModel:
         cost.memories.append(Memory('ram', size, bits, label='tensor buffer'))
         busy = Range.exact(in_elements + out_elements) + LOOP_OVERHEAD_CYCLES.scale(2)
         return LayerModel(cost, busy, busy, Range(1, 2), ['buffers the whole tensor'])
-    if layer.kind == Kind.RESIZE2D:
+    if layer.kind == Kind.RESIZE2D and layer.attributes['height_factor'] > 1:  # rows emitted once stream through
         channels = ctx.graph.tensors[layer.inputs[0]].shape[-1]
         cost.memories.append(Memory('ram', layer.attributes['in_width'], channels * bits, label='row buffer'))
     latency, interval = stream_schedule(Range(1, 2), max(in_elements, out_elements))

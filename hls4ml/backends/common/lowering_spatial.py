@@ -50,7 +50,8 @@ def _rank(layer: Layer) -> str:
 def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
     depthwise = layer.kind in DEPTHWISE_CONVOLUTIONS
     name = f'{"depthwise_" if depthwise else ""}conv{_rank(layer)}'
-    impl = context.start(layer, 'nnet_conv.h', f'nnet::{name}_config', f'nnet::{name}')
+    # One kernel for the four layers: the config base says 1-D (height 1) and depthwise.
+    impl = context.start(layer, 'nnet_conv.h', f'nnet::{name}_config', 'nnet::conv')
     impl.statics += geometry(layer)
     impl.statics += [
         ('unsigned', 'io_type', context.io_type),
@@ -68,8 +69,9 @@ def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 
 def lower_pooling(layer: Layer, context: LoweringContext) -> LayerImpl:
-    name = f'{"global_" if layer.kind in GLOBAL_POOLINGS else ""}pooling{_rank(layer)}'
-    impl = context.start(layer, 'nnet_pooling.h', f'nnet::{name}_config', f'nnet::{name}')
+    kernel = f'{"global_" if layer.kind in GLOBAL_POOLINGS else ""}pooling'
+    # The config base says 1-D (height 1) or 2-D; the kernel is the same.
+    impl = context.start(layer, 'nnet_pooling.h', f'nnet::{kernel}{_rank(layer)}_config', f'nnet::{kernel}')
     impl.statics += geometry(layer, {'n_chan': 'n_filt'})  # hls4ml calls the pooled channels n_filt
     impl.statics += [
         ('unsigned', 'pool_op', f'nnet::pool_{layer.attributes["pool_op"]}'),

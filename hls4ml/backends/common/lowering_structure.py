@@ -9,15 +9,15 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.types import FixedPrecisionType
 
-MOVES: dict[str, tuple[str, str]] = {  # kind -> (kernel, config base)
+MOVES: dict[str, tuple[str, str]] = {  # kind -> (kernel, config base); a 1-D base sets the height members
     Kind.RESHAPE: ('copy', 'copy_config'),
     Kind.TRANSPOSE: ('transpose', 'transpose_config'),
-    Kind.ZERO_PADDING1D: ('zeropad1d_cl', 'padding1d_config'),
-    Kind.ZERO_PADDING2D: ('zeropad2d_cl', 'padding2d_config'),
-    Kind.CROPPING1D: ('cropping1d_cl', 'cropping1d_config'),
-    Kind.CROPPING2D: ('cropping2d_cl', 'cropping2d_config'),
-    Kind.RESIZE: ('upsampling1d_cl', 'upsampling1d_config'),
-    Kind.RESIZE2D: ('upsampling2d_cl', 'upsampling2d_config'),
+    Kind.ZERO_PADDING1D: ('zeropad', 'padding1d_config'),
+    Kind.ZERO_PADDING2D: ('zeropad', 'padding2d_config'),
+    Kind.CROPPING1D: ('cropping', 'cropping1d_config'),
+    Kind.CROPPING2D: ('cropping', 'cropping2d_config'),
+    Kind.RESIZE: ('upsampling', 'upsampling1d_config'),
+    Kind.RESIZE2D: ('upsampling', 'upsampling2d_config'),
 }
 HALF = FixedPrecisionType(1, 0, False)  # holds 0.5 exactly: the average's halving
 

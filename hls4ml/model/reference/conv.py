@@ -1,4 +1,4 @@
-"""References of `nnet::conv1d`, `conv2d`, `depthwise_conv1d` and `depthwise_conv2d` (channels last).
+"""References of `nnet::conv` for the conv1d, conv2d, depthwise_conv1d, depthwise_conv2d configs (channels last).
 
 The arithmetic does not depend on strategy, reuse factor or parallelization factor: per output
 pixel and output channel, acc = (accum_t) bias, then acc += in * w over the window taps in (kh, kw, c)

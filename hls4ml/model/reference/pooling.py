@@ -1,4 +1,4 @@
-"""References of `nnet::pooling1d`, `pooling2d`, `global_pooling1d` and `global_pooling2d` (channels last).
+"""References of `nnet::pooling` and `nnet::global_pooling`, 1-D and 2-D (channels last).
 
 Per output pixel and channel, over the window's valid (non-padded) inputs in (kh, kw) order:
 

@@ -26,10 +26,6 @@ struct activ_config {
 
 // ---- element operations ---------------------------------------------------------------------------
 
-struct linear_op {
-    template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const { out = x; }
-};
-
 struct relu_op {
     template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const {
         if (is_positive(x))
@@ -98,27 +94,27 @@ template <class param_T> struct hard_sigmoid_op {
 template <class data_T, class res_T, typename CONFIG_T>
 void linear(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, linear_op());
+    elementwise<CONFIG_T::n_in>(data, res, copy_op());
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void relu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, relu_op());
+    elementwise<CONFIG_T::n_in>(data, res, relu_op());
 }
 
 // x < 0 ? -1 : 1
 template <class data_T, class res_T, typename CONFIG_T>
 void bipolar(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, bipolar_op());
+    elementwise<CONFIG_T::n_in>(data, res, bipolar_op());
 }
 
 // x > 0 ? x : alpha * x
 template <class data_T, class res_T, typename CONFIG_T>
 void leaky_relu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], typename CONFIG_T::param_t alpha) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, leaky_relu_op<typename CONFIG_T::param_t>{alpha});
+    elementwise<CONFIG_T::n_in>(data, res, leaky_relu_op<typename CONFIG_T::param_t>{alpha});
 }
 
 // x > theta ? x : 0
@@ -126,7 +122,7 @@ template <class data_T, class res_T, typename CONFIG_T>
 void thresholded_relu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
                       typename CONFIG_T::param_t theta) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, thresholded_relu_op<typename CONFIG_T::param_t>{theta});
+    elementwise<CONFIG_T::n_in>(data, res, thresholded_relu_op<typename CONFIG_T::param_t>{theta});
 }
 
 // x > 0 ? x : alpha[i] * x
@@ -134,7 +130,7 @@ template <class data_T, class res_T, typename CONFIG_T>
 void prelu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
            const typename CONFIG_T::param_t alpha[CONFIG_T::n_in]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, prelu_op<typename CONFIG_T::param_t>{alpha});
+    elementwise<CONFIG_T::n_in>(data, res, prelu_op<typename CONFIG_T::param_t>{alpha});
 }
 
 // clip(x * slope + shift, 0, 1); Keras 3 (relu6(x + 3) / 6) is slope 1/6, shift 1/2.
@@ -142,7 +138,7 @@ template <class data_T, class res_T, typename CONFIG_T>
 void hard_sigmoid(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], typename CONFIG_T::param_t slope,
                   typename CONFIG_T::param_t shift) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, hard_sigmoid_op<typename CONFIG_T::param_t>{slope, shift});
+    elementwise<CONFIG_T::n_in>(data, res, hard_sigmoid_op<typename CONFIG_T::param_t>{slope, shift});
 }
 
 } // namespace nnet

@@ -4,7 +4,8 @@
 // mapped value by value with the element operation of the io_parallel kernel (nnet_activation.h,
 // nnet_activation_table.h, nnet_batchnorm.h), so every result is the same write as there and the
 // bits are identical. The operation receives the flat index e * size + j of a value (prelu's
-// alpha, batch normalization's channel). The element loop is pipelined at II = 1.
+// alpha, batch normalization's channel). The element loop (elementwise_stream, nnet_stream.h) is
+// pipelined at II = 1.
 //
 // Softmax normalizes rows of n_slice values (0: all n_in, i.e. one element): every element holds
 // whole rows, and each element goes through the io_parallel softmax kernel of the same name.
@@ -19,95 +20,78 @@
 
 namespace nnet {
 
-// res value j of element e = op(data value j of element e, out, flat index), for every element.
-template <class CONFIG_T, class data_T, class res_T, class Op>
-inline void elementwise_stream(stream<data_T> &data, stream<res_T> &res, const Op &op) {
-    NNET_INLINE
-    static_assert(data_T::size == res_T::size, "activation stream: element sizes differ");
-    for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_in>::count; e++) {
-        NNET_PIPELINE(1)
-        const data_T in = data.read();
-        res_T out;
-        NNET_UNROLL
-        for (unsigned j = 0; j < data_T::size; j++) {
-            op(in[j], out[j], e * data_T::size + j);
-        }
-        res.write(out);
-    }
-}
-
 // ---- activations without tables ----------------------------------------------------------------------
 
 template <class data_T, class res_T, typename CONFIG_T> void linear(stream<data_T> &data, stream<res_T> &res) {
-    elementwise_stream<CONFIG_T>(data, res, linear_op());
+    elementwise_stream<CONFIG_T::n_in>(data, res, copy_op());
 }
 
 template <class data_T, class res_T, typename CONFIG_T> void relu(stream<data_T> &data, stream<res_T> &res) {
-    elementwise_stream<CONFIG_T>(data, res, relu_op());
+    elementwise_stream<CONFIG_T::n_in>(data, res, relu_op());
 }
 
 template <class data_T, class res_T, typename CONFIG_T> void bipolar(stream<data_T> &data, stream<res_T> &res) {
-    elementwise_stream<CONFIG_T>(data, res, bipolar_op());
+    elementwise_stream<CONFIG_T::n_in>(data, res, bipolar_op());
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void leaky_relu(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t alpha) {
-    elementwise_stream<CONFIG_T>(data, res, leaky_relu_op<typename CONFIG_T::param_t>{alpha});
+    elementwise_stream<CONFIG_T::n_in>(data, res, leaky_relu_op<typename CONFIG_T::param_t>{alpha});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void thresholded_relu(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t theta) {
-    elementwise_stream<CONFIG_T>(data, res, thresholded_relu_op<typename CONFIG_T::param_t>{theta});
+    elementwise_stream<CONFIG_T::n_in>(data, res, thresholded_relu_op<typename CONFIG_T::param_t>{theta});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void prelu(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::param_t alpha[CONFIG_T::n_in]) {
-    elementwise_stream<CONFIG_T>(data, res, prelu_op<typename CONFIG_T::param_t>{alpha});
+    elementwise_stream<CONFIG_T::n_in>(data, res, prelu_op<typename CONFIG_T::param_t>{alpha});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void hard_sigmoid(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t slope,
                   typename CONFIG_T::param_t shift) {
-    elementwise_stream<CONFIG_T>(data, res, hard_sigmoid_op<typename CONFIG_T::param_t>{slope, shift});
+    elementwise_stream<CONFIG_T::n_in>(data, res, hard_sigmoid_op<typename CONFIG_T::param_t>{slope, shift});
 }
 
 // ---- table activations -----------------------------------------------------------------------------
 
 template <class data_T, class res_T, typename CONFIG_T>
 void sigmoid(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
-    elementwise_stream<CONFIG_T>(data, res, bounded_table_op<CONFIG_T, 0, 1>{table});
+    elementwise_stream<CONFIG_T::n_in>(data, res, bounded_table_op<CONFIG_T, 0, 1>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void tanh(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
-    elementwise_stream<CONFIG_T>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
+    elementwise_stream<CONFIG_T::n_in>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void softsign(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
-    elementwise_stream<CONFIG_T>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
+    elementwise_stream<CONFIG_T::n_in>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void softplus(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
-    elementwise_stream<CONFIG_T>(data, res, softplus_op<CONFIG_T>{table});
+    elementwise_stream<CONFIG_T::n_in>(data, res, softplus_op<CONFIG_T>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void elu(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t alpha,
          const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
-    elementwise_stream<CONFIG_T>(data, res, elu_op<CONFIG_T>{table, alpha});
+    elementwise_stream<CONFIG_T::n_in>(data, res, elu_op<CONFIG_T>{table, alpha});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void selu(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     const typename CONFIG_T::param_t scale = selu_scale;
-    elementwise_stream<CONFIG_T>(data, res, selu_op<CONFIG_T>{table, scale});
+    elementwise_stream<CONFIG_T::n_in>(data, res, selu_op<CONFIG_T>{table, scale});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void unary_lut(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
-    elementwise_stream<CONFIG_T>(data, res, table_lookup_op<CONFIG_T>{table});
+    elementwise_stream<CONFIG_T::n_in>(data, res, table_lookup_op<CONFIG_T>{table});
 }
 
 // ---- batch normalization ---------------------------------------------------------------------------
@@ -129,7 +113,7 @@ void normalize(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T
     typedef stream_scale_shift_op<typename CONFIG_T::scale_t, typename CONFIG_T::bias_t, CONFIG_T::n_scale_bias,
                                   data_T::size>
         stream_op;
-    elementwise_stream<CONFIG_T>(data, res, stream_op{op{scale, bias}});
+    elementwise_stream<CONFIG_T::n_in>(data, res, stream_op{op{scale, bias}});
 }
 
 // ---- softmax ---------------------------------------------------------------------------------------

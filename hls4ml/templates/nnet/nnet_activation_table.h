@@ -94,14 +94,14 @@ template <class data_T, class res_T, typename CONFIG_T>
 void sigmoid(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
              const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, bounded_table_op<CONFIG_T, 0, 1>{table});
+    elementwise<CONFIG_T::n_in>(data, res, bounded_table_op<CONFIG_T, 0, 1>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void tanh(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
           const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
+    elementwise<CONFIG_T::n_in>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
 }
 
 // x / (1 + |x|)
@@ -109,7 +109,7 @@ template <class data_T, class res_T, typename CONFIG_T>
 void softsign(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
               const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
+    elementwise<CONFIG_T::n_in>(data, res, bounded_table_op<CONFIG_T, -1, 1>{table});
 }
 
 // log(1 + exp(x))
@@ -117,14 +117,14 @@ template <class data_T, class res_T, typename CONFIG_T>
 void softplus(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
               const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, softplus_op<CONFIG_T>{table});
+    elementwise<CONFIG_T::n_in>(data, res, softplus_op<CONFIG_T>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void elu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], typename CONFIG_T::param_t alpha,
          const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, elu_op<CONFIG_T>{table, alpha});
+    elementwise<CONFIG_T::n_in>(data, res, elu_op<CONFIG_T>{table, alpha});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
@@ -132,14 +132,14 @@ void selu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
           const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     const typename CONFIG_T::param_t scale = selu_scale;
-    elementwise<CONFIG_T>(data, res, selu_op<CONFIG_T>{table, scale});
+    elementwise<CONFIG_T::n_in>(data, res, selu_op<CONFIG_T>{table, scale});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void unary_lut(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
                const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, table_lookup_op<CONFIG_T>{table});
+    elementwise<CONFIG_T::n_in>(data, res, table_lookup_op<CONFIG_T>{table});
 }
 
 } // namespace nnet

@@ -4,6 +4,9 @@
 // Flat layouts: 1D index w * n_chan + c, 2D index (h * width + w) * n_chan + c, a rank-3 tensor
 // of shape (d0, d1, d2) index (i0 * d1 + i1) * d2 + i2. Every output is one write into res_T of
 // an input value, or of the integer 0 (padding). Nothing is computed.
+//
+// Padding, cropping and upsampling are one kernel each (zeropad, cropping, upsampling) for both
+// ranks: a 1-D layer is the 2-D one of height 1, whose members its config base sets.
 #ifndef NNET_ARRAY_H_
 #define NNET_ARRAY_H_
 
@@ -25,20 +28,16 @@ struct padding1d_config {
     static const unsigned pad_right = 0;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
-};
-
-struct padding2d_config {
-    static const unsigned in_height = 10;
-    static const unsigned in_width = 10;
-    static const unsigned n_chan = 1;
-    static const unsigned out_height = 10; // in_height + pad_top + pad_bottom
-    static const unsigned out_width = 10;  // in_width + pad_left + pad_right
+    // The height of a 1-D layer: one row, no padding above or below.
+    static const unsigned in_height = 1;
+    static const unsigned out_height = 1; // in_height + pad_top + pad_bottom
     static const unsigned pad_top = 0;
     static const unsigned pad_bottom = 0;
-    static const unsigned pad_left = 0;
-    static const unsigned pad_right = 0;
-    static const unsigned io_type = io_parallel;
-    static const unsigned reuse_factor = 1;
+};
+
+struct padding2d_config : padding1d_config {
+    static const unsigned in_height = 10;
+    static const unsigned out_height = 10;
 };
 
 struct cropping1d_config {
@@ -49,20 +48,16 @@ struct cropping1d_config {
     static const unsigned crop_right = 0;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
-};
-
-struct cropping2d_config {
-    static const unsigned in_height = 10;
-    static const unsigned in_width = 10;
-    static const unsigned n_chan = 1;
-    static const unsigned out_height = 10; // in_height - crop_top - crop_bottom
-    static const unsigned out_width = 10;  // in_width - crop_left - crop_right
+    // The height of a 1-D layer: one row, nothing cropped above or below.
+    static const unsigned in_height = 1;
+    static const unsigned out_height = 1; // in_height - crop_top - crop_bottom
     static const unsigned crop_top = 0;
     static const unsigned crop_bottom = 0;
-    static const unsigned crop_left = 0;
-    static const unsigned crop_right = 0;
-    static const unsigned io_type = io_parallel;
-    static const unsigned reuse_factor = 1;
+};
+
+struct cropping2d_config : cropping1d_config {
+    static const unsigned in_height = 10;
+    static const unsigned out_height = 10;
 };
 
 struct upsampling1d_config {
@@ -72,18 +67,16 @@ struct upsampling1d_config {
     static const unsigned width_factor = 2;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
+    // The height of a 1-D layer: one row, not repeated.
+    static const unsigned in_height = 1;
+    static const unsigned out_height = 1; // in_height * height_factor
+    static const unsigned height_factor = 1;
 };
 
-struct upsampling2d_config {
+struct upsampling2d_config : upsampling1d_config {
     static const unsigned in_height = 10;
-    static const unsigned in_width = 10;
-    static const unsigned n_chan = 1;
-    static const unsigned out_height = 20; // in_height * height_factor
-    static const unsigned out_width = 20;  // in_width * width_factor
+    static const unsigned out_height = 20;
     static const unsigned height_factor = 2;
-    static const unsigned width_factor = 2;
-    static const unsigned io_type = io_parallel;
-    static const unsigned reuse_factor = 1;
 };
 
 struct transpose_config {
@@ -105,138 +98,90 @@ struct transpose_config {
 template <class data_T, class res_T, typename CONFIG_T>
 void copy(const data_T data[CONFIG_T::n_elem], res_T res[CONFIG_T::n_elem]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    NNET_UNROLL
-    for (unsigned i = 0; i < CONFIG_T::n_elem; i++) {
-        res[i] = data[i];
-    }
+    elementwise<CONFIG_T::n_elem>(data, res, copy_op());
 }
 
-// ---- zero padding -------------------------------------------------------------------------------------
+// ---- zero padding, cropping, upsampling ------------------------------------------------------------------
 
-// One output row of `width` positions: positions [lo, lo + in_width) come from `data`, the rest are 0
-// (w - lo wraps around for w < lo, so one unsigned comparison tests both ends).
-template <unsigned width, unsigned lo, unsigned in_width, unsigned n_chan, class data_T, class res_T>
-inline void pad_row(const data_T *data, res_T *res) {
+// Where the output pixel (h, w) comes from: input pixel source(h, w) (row-major over in_height x
+// in_width), or nowhere when inside(h, w) is false (padding, written 0). Unsigned differences wrap
+// around for positions before the input, so one comparison tests both ends.
+template <class CONFIG_T> struct zeropad_map {
+    static bool inside(unsigned h, unsigned w) {
+        return h - CONFIG_T::pad_top < CONFIG_T::in_height && w - CONFIG_T::pad_left < CONFIG_T::in_width;
+    }
+    static unsigned source(unsigned h, unsigned w) {
+        return (h - CONFIG_T::pad_top) * CONFIG_T::in_width + (w - CONFIG_T::pad_left);
+    }
+};
+
+template <class CONFIG_T> struct cropping_map {
+    static bool inside(unsigned, unsigned) { return true; }
+    static unsigned source(unsigned h, unsigned w) {
+        return (h + CONFIG_T::crop_top) * CONFIG_T::in_width + (w + CONFIG_T::crop_left);
+    }
+};
+
+template <class CONFIG_T> struct upsampling_map {
+    static bool inside(unsigned, unsigned) { return true; }
+    static unsigned source(unsigned h, unsigned w) {
+        return (h / CONFIG_T::height_factor) * CONFIG_T::in_width + w / CONFIG_T::width_factor;
+    }
+};
+
+// For every output pixel, its n_chan values from the input pixel Map names, or 0; all in parallel
+// (the calling kernel pipelines).
+template <class Map, class CONFIG_T, class data_T, class res_T>
+inline void move_pixels(const data_T *data, res_T *res) {
     NNET_INLINE
     NNET_UNROLL
-    for (unsigned w = 0; w < width; w++) {
+    for (unsigned h = 0; h < CONFIG_T::out_height; h++) {
         NNET_UNROLL
-        for (unsigned c = 0; c < n_chan; c++) {
-            if (w - lo < in_width)
-                res[w * n_chan + c] = data[(w - lo) * n_chan + c];
-            else
-                res[w * n_chan + c] = 0;
+        for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
+            NNET_UNROLL
+            for (unsigned c = 0; c < CONFIG_T::n_chan; c++) {
+                const unsigned out = (h * CONFIG_T::out_width + w) * CONFIG_T::n_chan + c;
+                if (Map::inside(h, w))
+                    res[out] = data[Map::source(h, w) * CONFIG_T::n_chan + c];
+                else
+                    res[out] = 0;
+            }
         }
     }
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
-void zeropad1d_cl(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                  res_T res[CONFIG_T::out_width * CONFIG_T::n_chan]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
-    static_assert(CONFIG_T::out_width == CONFIG_T::in_width + CONFIG_T::pad_left + CONFIG_T::pad_right,
-                  "zeropad1d_cl: out_width must be in_width + pad_left + pad_right");
-    pad_row<CONFIG_T::out_width, CONFIG_T::pad_left, CONFIG_T::in_width, CONFIG_T::n_chan>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void zeropad2d_cl(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                  res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_chan]) {
+void zeropad(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
+             res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_chan]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     static_assert(CONFIG_T::out_height == CONFIG_T::in_height + CONFIG_T::pad_top + CONFIG_T::pad_bottom,
-                  "zeropad2d_cl: out_height must be in_height + pad_top + pad_bottom");
+                  "zeropad: out_height must be in_height + pad_top + pad_bottom");
     static_assert(CONFIG_T::out_width == CONFIG_T::in_width + CONFIG_T::pad_left + CONFIG_T::pad_right,
-                  "zeropad2d_cl: out_width must be in_width + pad_left + pad_right");
-    constexpr unsigned out_row = CONFIG_T::out_width * CONFIG_T::n_chan;
-    constexpr unsigned in_row = CONFIG_T::in_width * CONFIG_T::n_chan;
-    NNET_UNROLL
-    for (unsigned h = 0; h < CONFIG_T::out_height; h++) {
-        if (h - CONFIG_T::pad_top < CONFIG_T::in_height) {
-            pad_row<CONFIG_T::out_width, CONFIG_T::pad_left, CONFIG_T::in_width, CONFIG_T::n_chan>(
-                data + (h - CONFIG_T::pad_top) * in_row, res + h * out_row);
-        } else {
-            NNET_UNROLL
-            for (unsigned i = 0; i < out_row; i++) {
-                res[h * out_row + i] = 0;
-            }
-        }
-    }
-}
-
-// ---- cropping -------------------------------------------------------------------------------------------
-
-template <class data_T, class res_T, typename CONFIG_T>
-void cropping1d_cl(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                   res_T res[CONFIG_T::out_width * CONFIG_T::n_chan]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
-    static_assert(CONFIG_T::out_width + CONFIG_T::crop_left + CONFIG_T::crop_right == CONFIG_T::in_width,
-                  "cropping1d_cl: out_width must be in_width - crop_left - crop_right");
-    NNET_UNROLL
-    for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
-        NNET_UNROLL
-        for (unsigned c = 0; c < CONFIG_T::n_chan; c++) {
-            res[w * CONFIG_T::n_chan + c] = data[(w + CONFIG_T::crop_left) * CONFIG_T::n_chan + c];
-        }
-    }
+                  "zeropad: out_width must be in_width + pad_left + pad_right");
+    move_pixels<zeropad_map<CONFIG_T>, CONFIG_T>(data, res);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
-void cropping2d_cl(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                   res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_chan]) {
+void cropping(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
+              res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_chan]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     static_assert(CONFIG_T::out_height + CONFIG_T::crop_top + CONFIG_T::crop_bottom == CONFIG_T::in_height,
-                  "cropping2d_cl: out_height must be in_height - crop_top - crop_bottom");
+                  "cropping: out_height must be in_height - crop_top - crop_bottom");
     static_assert(CONFIG_T::out_width + CONFIG_T::crop_left + CONFIG_T::crop_right == CONFIG_T::in_width,
-                  "cropping2d_cl: out_width must be in_width - crop_left - crop_right");
-    NNET_UNROLL
-    for (unsigned h = 0; h < CONFIG_T::out_height; h++) {
-        NNET_UNROLL
-        for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
-            NNET_UNROLL
-            for (unsigned c = 0; c < CONFIG_T::n_chan; c++) {
-                const unsigned source = (h + CONFIG_T::crop_top) * CONFIG_T::in_width + w + CONFIG_T::crop_left;
-                res[(h * CONFIG_T::out_width + w) * CONFIG_T::n_chan + c] = data[source * CONFIG_T::n_chan + c];
-            }
-        }
-    }
+                  "cropping: out_width must be in_width - crop_left - crop_right");
+    move_pixels<cropping_map<CONFIG_T>, CONFIG_T>(data, res);
 }
 
-// ---- nearest-neighbour upsampling ------------------------------------------------------------------------
-
+// Nearest neighbour: every input pixel repeated height_factor x width_factor times.
 template <class data_T, class res_T, typename CONFIG_T>
-void upsampling1d_cl(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                     res_T res[CONFIG_T::out_width * CONFIG_T::n_chan]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
-    static_assert(CONFIG_T::out_width == CONFIG_T::in_width * CONFIG_T::width_factor,
-                  "upsampling1d_cl: out_width must be in_width * width_factor");
-    NNET_UNROLL
-    for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
-        NNET_UNROLL
-        for (unsigned c = 0; c < CONFIG_T::n_chan; c++) {
-            res[w * CONFIG_T::n_chan + c] = data[(w / CONFIG_T::width_factor) * CONFIG_T::n_chan + c];
-        }
-    }
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void upsampling2d_cl(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                     res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_chan]) {
+void upsampling(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
+                res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_chan]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     static_assert(CONFIG_T::out_height == CONFIG_T::in_height * CONFIG_T::height_factor,
-                  "upsampling2d_cl: out_height must be in_height * height_factor");
+                  "upsampling: out_height must be in_height * height_factor");
     static_assert(CONFIG_T::out_width == CONFIG_T::in_width * CONFIG_T::width_factor,
-                  "upsampling2d_cl: out_width must be in_width * width_factor");
-    NNET_UNROLL
-    for (unsigned h = 0; h < CONFIG_T::out_height; h++) {
-        NNET_UNROLL
-        for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
-            NNET_UNROLL
-            for (unsigned c = 0; c < CONFIG_T::n_chan; c++) {
-                const unsigned source = (h / CONFIG_T::height_factor) * CONFIG_T::in_width + w / CONFIG_T::width_factor;
-                res[(h * CONFIG_T::out_width + w) * CONFIG_T::n_chan + c] = data[source * CONFIG_T::n_chan + c];
-            }
-        }
-    }
+                  "upsampling: out_width must be in_width * width_factor");
+    move_pixels<upsampling_map<CONFIG_T>, CONFIG_T>(data, res);
 }
 
 // ---- transpose --------------------------------------------------------------------------------------------

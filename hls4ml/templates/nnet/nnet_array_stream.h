@@ -1,10 +1,11 @@
 // Index moves for io_stream, channels last (one element = the n_chan values of one position):
 // copy, zero padding, cropping, nearest-neighbour upsampling (1D and 2D) and transpose.
 //
-// Same config structs as io_parallel (nnet_array.h). Every output value is one write into the result
-// element's value type of an input value or of the integer 0 (padding), as there. Padding emits zero
-// elements around the copied ones, cropping reads every element and writes those inside the window,
-// upsampling repeats elements (2D keeps one input row in a buffer to repeat it height_factor times),
+// Same kernel names and config structs as io_parallel (nnet_array.h; a 1-D layer is the 2-D one of
+// height 1). Every output value is one write into the result element's value type of an input value
+// or of the integer 0 (padding), as there. Padding emits zero elements around the copied ones,
+// cropping reads every element and writes those inside the window, upsampling repeats elements
+// (rows repeated height_factor > 1 times are kept in a row buffer, one row at a time),
 // transpose buffers the whole tensor and emits it in the permuted order (through the io_parallel
 // transpose, so any packing whose sizes divide the tensor works; the lowering packs the last axis of
 // the input and of the output).
@@ -19,12 +20,7 @@ namespace nnet {
 // ---- copy -------------------------------------------------------------------------------------------
 
 template <class data_T, class res_T, typename CONFIG_T> void copy(stream<data_T> &data, stream<res_T> &res) {
-    for (unsigned e = 0; e < stream_elements<data_T, CONFIG_T::n_elem>::count; e++) {
-        NNET_PIPELINE(1)
-        res_T out;
-        copy_element(data.read(), out);
-        res.write(out);
-    }
+    elementwise_stream<CONFIG_T::n_elem>(data, res, copy_op());
 }
 
 // ---- zero padding -------------------------------------------------------------------------------------
@@ -52,21 +48,12 @@ inline void pad_row_stream(stream<data_T> &data, stream<res_T> &res) {
     write_zeros<pad_right>(res);
 }
 
-template <class data_T, class res_T, typename CONFIG_T>
-void zeropad1d_cl(stream<data_T> &data, stream<res_T> &res) {
-    static_assert(CONFIG_T::out_width == CONFIG_T::in_width + CONFIG_T::pad_left + CONFIG_T::pad_right,
-                  "zeropad1d_cl: out_width must be in_width + pad_left + pad_right");
-    static_assert(data_T::size == CONFIG_T::n_chan, "zeropad1d_cl stream: an element holds the n_chan values");
-    pad_row_stream<CONFIG_T::pad_left, CONFIG_T::in_width, CONFIG_T::pad_right>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void zeropad2d_cl(stream<data_T> &data, stream<res_T> &res) {
+template <class data_T, class res_T, typename CONFIG_T> void zeropad(stream<data_T> &data, stream<res_T> &res) {
     static_assert(CONFIG_T::out_height == CONFIG_T::in_height + CONFIG_T::pad_top + CONFIG_T::pad_bottom,
-                  "zeropad2d_cl: out_height must be in_height + pad_top + pad_bottom");
+                  "zeropad: out_height must be in_height + pad_top + pad_bottom");
     static_assert(CONFIG_T::out_width == CONFIG_T::in_width + CONFIG_T::pad_left + CONFIG_T::pad_right,
-                  "zeropad2d_cl: out_width must be in_width + pad_left + pad_right");
-    static_assert(data_T::size == CONFIG_T::n_chan, "zeropad2d_cl stream: an element holds the n_chan values");
+                  "zeropad: out_width must be in_width + pad_left + pad_right");
+    static_assert(data_T::size == CONFIG_T::n_chan, "zeropad stream: an element holds the n_chan values");
     write_zeros<CONFIG_T::pad_top * CONFIG_T::out_width>(res);
     for (unsigned h = 0; h < CONFIG_T::in_height; h++) {
         pad_row_stream<CONFIG_T::pad_left, CONFIG_T::in_width, CONFIG_T::pad_right>(data, res);
@@ -76,33 +63,17 @@ void zeropad2d_cl(stream<data_T> &data, stream<res_T> &res) {
 
 // ---- cropping -------------------------------------------------------------------------------------------
 
-template <class data_T, class res_T, typename CONFIG_T>
-void cropping1d_cl(stream<data_T> &data, stream<res_T> &res) {
-    static_assert(CONFIG_T::out_width + CONFIG_T::crop_left + CONFIG_T::crop_right == CONFIG_T::in_width,
-                  "cropping1d_cl: out_width must be in_width - crop_left - crop_right");
-    static_assert(data_T::size == CONFIG_T::n_chan, "cropping1d_cl stream: an element holds the n_chan values");
-    for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
-        NNET_PIPELINE(1)
-        const data_T in = data.read();
-        if (w - CONFIG_T::crop_left < CONFIG_T::out_width) { // wraps around for w < crop_left
-            res_T out;
-            copy_element(in, out);
-            res.write(out);
-        }
-    }
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void cropping2d_cl(stream<data_T> &data, stream<res_T> &res) {
+template <class data_T, class res_T, typename CONFIG_T> void cropping(stream<data_T> &data, stream<res_T> &res) {
     static_assert(CONFIG_T::out_height + CONFIG_T::crop_top + CONFIG_T::crop_bottom == CONFIG_T::in_height,
-                  "cropping2d_cl: out_height must be in_height - crop_top - crop_bottom");
+                  "cropping: out_height must be in_height - crop_top - crop_bottom");
     static_assert(CONFIG_T::out_width + CONFIG_T::crop_left + CONFIG_T::crop_right == CONFIG_T::in_width,
-                  "cropping2d_cl: out_width must be in_width - crop_left - crop_right");
-    static_assert(data_T::size == CONFIG_T::n_chan, "cropping2d_cl stream: an element holds the n_chan values");
+                  "cropping: out_width must be in_width - crop_left - crop_right");
+    static_assert(data_T::size == CONFIG_T::n_chan, "cropping stream: an element holds the n_chan values");
     for (unsigned h = 0; h < CONFIG_T::in_height; h++) {
         for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
             NNET_PIPELINE(1)
             const data_T in = data.read();
+            // (unsigned: a position before the window wraps around to a large value)
             if (h - CONFIG_T::crop_top < CONFIG_T::out_height && w - CONFIG_T::crop_left < CONFIG_T::out_width) {
                 res_T out;
                 copy_element(in, out);
@@ -114,43 +85,53 @@ void cropping2d_cl(stream<data_T> &data, stream<res_T> &res) {
 
 // ---- nearest-neighbour upsampling ------------------------------------------------------------------------
 
-template <class data_T, class res_T, typename CONFIG_T>
-void upsampling1d_cl(stream<data_T> &data, stream<res_T> &res) {
-    static_assert(CONFIG_T::out_width == CONFIG_T::in_width * CONFIG_T::width_factor,
-                  "upsampling1d_cl: out_width must be in_width * width_factor");
-    static_assert(data_T::size == CONFIG_T::n_chan, "upsampling1d_cl stream: an element holds the n_chan values");
-    for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
-        res_T out;
-        copy_element(data.read(), out);
-        for (unsigned k = 0; k < CONFIG_T::width_factor; k++) {
-            NNET_PIPELINE(1)
-            res.write(out);
-        }
-    }
-}
+// The rows of the image, each emitted height_factor times. Rows emitted once (RepeatRows false: 1-D
+// layers, and 2-D ones that upsample the width only) stream straight through, each element written
+// width_factor times; repeated rows are read into a row buffer (converted to the result type once),
+// then emitted height_factor times, each element width_factor times. A class template so that only
+// the form the config selects is instantiated.
+template <bool RepeatRows> struct upsampling_rows;
 
-// Each input row is read into a row buffer (converted to the result type once), then emitted
-// height_factor times, each element width_factor times.
-template <class data_T, class res_T, typename CONFIG_T>
-void upsampling2d_cl(stream<data_T> &data, stream<res_T> &res) {
-    static_assert(CONFIG_T::out_height == CONFIG_T::in_height * CONFIG_T::height_factor,
-                  "upsampling2d_cl: out_height must be in_height * height_factor");
-    static_assert(CONFIG_T::out_width == CONFIG_T::in_width * CONFIG_T::width_factor,
-                  "upsampling2d_cl: out_width must be in_width * width_factor");
-    static_assert(data_T::size == CONFIG_T::n_chan, "upsampling2d_cl stream: an element holds the n_chan values");
-    res_T row[CONFIG_T::in_width];
-    for (unsigned h = 0; h < CONFIG_T::in_height; h++) {
-        for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
-            NNET_PIPELINE(1)
-            copy_element(data.read(), row[w]);
-        }
-        for (unsigned i = 0; i < CONFIG_T::height_factor; i++) {
-            for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
+template <> struct upsampling_rows<false> {
+    template <class data_T, class res_T, typename CONFIG_T> static void run(stream<data_T> &data, stream<res_T> &res) {
+        NNET_INLINE
+        for (unsigned p = 0; p < CONFIG_T::in_height * CONFIG_T::in_width; p++) {
+            res_T out;
+            copy_element(data.read(), out);
+            for (unsigned k = 0; k < CONFIG_T::width_factor; k++) {
                 NNET_PIPELINE(1)
-                res.write(row[w / CONFIG_T::width_factor]);
+                res.write(out);
             }
         }
     }
+};
+
+template <> struct upsampling_rows<true> {
+    template <class data_T, class res_T, typename CONFIG_T> static void run(stream<data_T> &data, stream<res_T> &res) {
+        NNET_INLINE
+        res_T row[CONFIG_T::in_width];
+        for (unsigned h = 0; h < CONFIG_T::in_height; h++) {
+            for (unsigned w = 0; w < CONFIG_T::in_width; w++) {
+                NNET_PIPELINE(1)
+                copy_element(data.read(), row[w]);
+            }
+            for (unsigned i = 0; i < CONFIG_T::height_factor; i++) {
+                for (unsigned w = 0; w < CONFIG_T::out_width; w++) {
+                    NNET_PIPELINE(1)
+                    res.write(row[w / CONFIG_T::width_factor]);
+                }
+            }
+        }
+    }
+};
+
+template <class data_T, class res_T, typename CONFIG_T> void upsampling(stream<data_T> &data, stream<res_T> &res) {
+    static_assert(CONFIG_T::out_height == CONFIG_T::in_height * CONFIG_T::height_factor,
+                  "upsampling: out_height must be in_height * height_factor");
+    static_assert(CONFIG_T::out_width == CONFIG_T::in_width * CONFIG_T::width_factor,
+                  "upsampling: out_width must be in_width * width_factor");
+    static_assert(data_T::size == CONFIG_T::n_chan, "upsampling stream: an element holds the n_chan values");
+    upsampling_rows<(CONFIG_T::height_factor > 1)>::template run<data_T, res_T, CONFIG_T>(data, res);
 }
 
 // ---- transpose --------------------------------------------------------------------------------------------

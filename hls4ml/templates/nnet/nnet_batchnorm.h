@@ -33,7 +33,7 @@ void normalize(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
     constexpr unsigned multiplier_limit = ceil_div(CONFIG_T::n_in, CONFIG_T::reuse_factor);
     NNET_ALLOCATION_MUL(multiplier_limit)
     typedef scale_shift_op<typename CONFIG_T::scale_t, typename CONFIG_T::bias_t, CONFIG_T::n_scale_bias> op;
-    elementwise<CONFIG_T>(data, res, op{scale, bias});
+    elementwise<CONFIG_T::n_in>(data, res, op{scale, bias});
 }
 
 } // namespace nnet

@@ -26,17 +26,35 @@ template <class T> inline bool is_positive(const T &x) { return x > 0; }
 
 template <class A, class B> inline bool greater_than(const A &a, const B &b) { return (b - a) < 0; }
 
-// res[i] = op(data[i]) for the n_in elements of a layer, all in parallel (the caller pipelines).
-// An op is a small struct whose `operator()(x, out, i)` writes one output; i serves the kernels
-// with per-element parameters (prelu, batch normalization).
-template <class CONFIG_T, class data_T, class res_T, class Op>
-inline void elementwise(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], const Op &op) {
+// ---- the element-wise loop of io_parallel kernels ----------------------------------------------------
+// The N values of a tensor, all in parallel (the calling kernel pipelines). An operation is a small
+// struct (`relu_op`, `add_op`, ...) whose operator() writes one output value.
+
+// res[i] = op(data[i]) through `op(x, out, i)`; i serves the operations with per-element
+// parameters (prelu, batch normalization).
+template <unsigned N, class data_T, class res_T, class Op>
+inline void elementwise(const data_T data[N], res_T res[N], const Op &op) {
     NNET_INLINE
     NNET_UNROLL
-    for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
+    for (unsigned i = 0; i < N; i++) {
         op(data[i], res[i], i);
     }
 }
+
+// res[i] = op(data1[i], data2[i]) through `op(a, b, out)`: the two-input form (merge layers).
+template <unsigned N, class input1_T, class input2_T, class res_T, class Op>
+inline void elementwise(const input1_T data1[N], const input2_T data2[N], res_T res[N], const Op &op) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned i = 0; i < N; i++) {
+        op(data1[i], data2[i], res[i]);
+    }
+}
+
+// out = x: one write into the result type (linear activation, copy).
+struct copy_op {
+    template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const { out = x; }
+};
 
 } // namespace nnet
 

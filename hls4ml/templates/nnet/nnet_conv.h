@@ -1,4 +1,4 @@
-// Convolutions for io_parallel, channels last: conv1d, conv2d, depthwise_conv1d, depthwise_conv2d.
+// Convolutions for io_parallel, channels last: Conv1D, Conv2D, DepthwiseConv1D, DepthwiseConv2D.
 //
 // Arithmetic (every strategy, reuse factor and parallelization factor, bit for bit; docs/kernels.md):
 //   for every output pixel (oh, ow) and output channel f:
@@ -14,7 +14,11 @@
 // Layouts (row-major, the Keras ones): input [in_height][in_width][n_chan]; output
 // [out_height][out_width][n_filt]; conv weights [filt_height][filt_width][n_chan][n_filt];
 // depthwise weights [filt_height][filt_width][n_chan][depth_multiplier]; biases [n_filt].
-// The 1-D kernels are the 2-D ones with height 1 (conv1d_as_2d below).
+//
+// One kernel serves all four layers, nnet::conv<data_T, res_T, CONFIG_T>; the config says the rest
+// at compile time: a 1-D config is a 2-D one of height 1 (conv1d_config sets the height members),
+// a depthwise one has `depthwise = true` (from its base), and `strategy` picks the Latency or the
+// Resource loop.
 #ifndef NNET_CONV_H_
 #define NNET_CONV_H_
 
@@ -24,6 +28,7 @@ namespace nnet {
 
 struct conv1d_config {
     // Required typedefs: accum_t, weight_t, bias_t.
+    static const bool depthwise = false;
     static const unsigned in_width = 10;
     static const unsigned n_chan = 1;
     static const unsigned filt_width = 1;
@@ -37,28 +42,7 @@ struct conv1d_config {
     static const unsigned reuse_factor = 1;
     static const unsigned parallelization_factor = 1; // output pixels computed in parallel
     static const unsigned n_zeros = 0;                // zero weights, only lower the multiplier limit
-};
-
-struct conv2d_config : conv1d_config {
-    static const unsigned in_height = 10;
-    static const unsigned filt_height = 1;
-    static const unsigned stride_height = 1;
-    static const unsigned pad_top = 0;
-    static const unsigned pad_bottom = 0;
-    static const unsigned out_height = 10; // (pad_top + in_height + pad_bottom - filt_height) / stride_height + 1
-};
-
-// Depthwise: n_filt must be n_chan * depth_multiplier.
-struct depthwise_conv1d_config : conv1d_config {
-    static const unsigned depth_multiplier = 1;
-};
-
-struct depthwise_conv2d_config : conv2d_config {
-    static const unsigned depth_multiplier = 1;
-};
-
-// A 1-D config seen as a 2-D one of height 1 (everything else, typedefs included, is inherited).
-template <class CONFIG_T> struct conv1d_as_2d : CONFIG_T {
+    // The height of a 1-D layer: one row, a window of one row, no padding.
     static const unsigned in_height = 1;
     static const unsigned filt_height = 1;
     static const unsigned stride_height = 1;
@@ -67,12 +51,29 @@ template <class CONFIG_T> struct conv1d_as_2d : CONFIG_T {
     static const unsigned out_height = 1;
 };
 
+// A 2-D layer sets the height members too (filt_height, stride_height, pad_top, pad_bottom).
+struct conv2d_config : conv1d_config {
+    static const unsigned in_height = 10;
+    static const unsigned out_height = 10; // (pad_top + in_height + pad_bottom - filt_height) / stride_height + 1
+};
+
+// Depthwise: n_filt must be n_chan * depth_multiplier.
+struct depthwise_conv1d_config : conv1d_config {
+    static const bool depthwise = true;
+    static const unsigned depth_multiplier = 1;
+};
+
+struct depthwise_conv2d_config : conv2d_config {
+    static const bool depthwise = true;
+    static const unsigned depth_multiplier = 1;
+};
+
 // Padded coordinate `x` lies on the input when pad <= x < pad + n (unsigned wrap-around makes a
 // single comparison of it).
 inline bool on_input(unsigned x, unsigned pad, unsigned n) { return x - pad < n; }
 
 // Which input channel weight row q of a window position feeds into output channel f.
-template <class CONFIG_T, bool Depthwise> struct conv_channels {
+template <class CONFIG_T, bool Depthwise = CONFIG_T::depthwise> struct conv_channels {
     static const unsigned rows_per_position = CONFIG_T::n_chan; // weight rows (of n_filt) per (kh, kw)
     static unsigned channel(unsigned q, unsigned) { return q; }
 };
@@ -87,13 +88,13 @@ template <class CONFIG_T> struct conv_channels<CONFIG_T, true> {
 // Sizes derived from a 2-D config: the weight "matrix" has n_weights / n_filt rows and n_filt
 // columns; reuse_factor and n_zeros mean what they mean for dense, per output pixel, and
 // parallelization_factor pixels are computed at once.
-template <class CONFIG_T, bool Depthwise> struct conv_sizes {
+template <class CONFIG_T> struct conv_sizes {
     static const unsigned n_pixels = CONFIG_T::out_height * CONFIG_T::out_width;
     static const unsigned n_partitions = n_pixels / CONFIG_T::parallelization_factor;
     static const unsigned n_in = CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan;
     static const unsigned n_out = n_pixels * CONFIG_T::n_filt;
     static const unsigned n_weights = CONFIG_T::filt_height * CONFIG_T::filt_width *
-                                      conv_channels<CONFIG_T, Depthwise>::rows_per_position * CONFIG_T::n_filt;
+                                      conv_channels<CONFIG_T>::rows_per_position * CONFIG_T::n_filt;
     static const unsigned block_factor = ceil_div(n_weights, CONFIG_T::reuse_factor);
     static const unsigned multiplier_limit =
         CONFIG_T::parallelization_factor * (block_factor - CONFIG_T::n_zeros / CONFIG_T::reuse_factor);
@@ -134,11 +135,11 @@ inline void conv_finish(const typename CONFIG_T::accum_t acc[CONFIG_T::n_filt], 
 }
 
 // The whole sum of one output pixel, weights in storage order (kh, kw, row, f).
-template <class data_T, class CONFIG_T, bool Depthwise>
+template <class data_T, class CONFIG_T>
 inline void conv_pixel(const data_T *data, const typename CONFIG_T::weight_t *weights,
                        typename CONFIG_T::accum_t acc[CONFIG_T::n_filt], unsigned pixel) {
     NNET_INLINE
-    typedef conv_channels<CONFIG_T, Depthwise> channels;
+    typedef conv_channels<CONFIG_T> channels;
     const unsigned row0 = (pixel / CONFIG_T::out_width) * CONFIG_T::stride_height;
     const unsigned col0 = (pixel % CONFIG_T::out_width) * CONFIG_T::stride_width;
     NNET_UNROLL
@@ -164,11 +165,11 @@ inline void conv_pixel(const data_T *data, const typename CONFIG_T::weight_t *we
 }
 
 // One weight k of one output pixel: the same += as conv_pixel performs for that weight.
-template <class data_T, class CONFIG_T, bool Depthwise>
+template <class data_T, class CONFIG_T>
 inline void conv_tap(const data_T *data, const typename CONFIG_T::weight_t *weights,
                      typename CONFIG_T::accum_t acc[CONFIG_T::n_filt], unsigned pixel, unsigned k) {
     NNET_INLINE
-    typedef conv_channels<CONFIG_T, Depthwise> channels;
+    typedef conv_channels<CONFIG_T> channels;
     const unsigned f = k % CONFIG_T::n_filt, row = k / CONFIG_T::n_filt;
     const unsigned q = row % channels::rows_per_position, position = row / channels::rows_per_position;
     const unsigned ph = (pixel / CONFIG_T::out_width) * CONFIG_T::stride_height + position / CONFIG_T::filt_width;
@@ -182,12 +183,11 @@ inline void conv_tap(const data_T *data, const typename CONFIG_T::weight_t *weig
 // Latency: n_partitions groups of parallelization_factor pixels; the group loop is pipelined at
 // II = reuse_factor, every multiplication of a group unrolled, with at most
 // parallelization_factor * ceil(n_weights / reuse_factor) multipliers.
-template <class data_T, class res_T, typename CONFIG_T, bool Depthwise>
-void conv_2d_latency(const data_T data[conv_sizes<CONFIG_T, Depthwise>::n_in],
-                     res_T res[conv_sizes<CONFIG_T, Depthwise>::n_out],
-                     const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T, Depthwise>::n_weights],
-                     const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    typedef conv_sizes<CONFIG_T, Depthwise> sizes;
+template <class data_T, class res_T, typename CONFIG_T>
+void conv_latency(const data_T data[conv_sizes<CONFIG_T>::n_in], res_T res[conv_sizes<CONFIG_T>::n_out],
+                  const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
+                  const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+    typedef conv_sizes<CONFIG_T> sizes;
     constexpr unsigned multiplier_limit = sizes::multiplier_limit;
     for (unsigned part = 0; part < sizes::n_partitions; part++) {
         NNET_PIPELINE(CONFIG_T::reuse_factor)
@@ -198,7 +198,7 @@ void conv_2d_latency(const data_T data[conv_sizes<CONFIG_T, Depthwise>::n_in],
             typename CONFIG_T::accum_t acc[CONFIG_T::n_filt];
             NNET_ARRAY_PARTITION_COMPLETE(acc)
             conv_start<CONFIG_T>(biases, acc);
-            conv_pixel<data_T, CONFIG_T, Depthwise>(data, weights, acc, pixel);
+            conv_pixel<data_T, CONFIG_T>(data, weights, acc, pixel);
             conv_finish<res_T, CONFIG_T>(acc, res + pixel * CONFIG_T::n_filt);
         }
     }
@@ -208,12 +208,11 @@ void conv_2d_latency(const data_T data[conv_sizes<CONFIG_T, Depthwise>::n_in],
 // the group, the block_factor consecutive weights k = s * block_factor ... (one word of the
 // cyclically reshaped weight array), exactly as dense_resource. Walking the weights in storage
 // order keeps every output's taps in (kh, kw, c) order: the same += sequence as Latency.
-template <class data_T, class res_T, typename CONFIG_T, bool Depthwise>
-void conv_2d_resource(const data_T data[conv_sizes<CONFIG_T, Depthwise>::n_in],
-                      res_T res[conv_sizes<CONFIG_T, Depthwise>::n_out],
-                      const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T, Depthwise>::n_weights],
-                      const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    typedef conv_sizes<CONFIG_T, Depthwise> sizes;
+template <class data_T, class res_T, typename CONFIG_T>
+void conv_resource(const data_T data[conv_sizes<CONFIG_T>::n_in], res_T res[conv_sizes<CONFIG_T>::n_out],
+                   const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
+                   const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+    typedef conv_sizes<CONFIG_T> sizes;
     constexpr unsigned block_factor = sizes::block_factor;
     NNET_ARRAY_RESHAPE_CYCLIC(weights, block_factor)
     for (unsigned part = 0; part < sizes::n_partitions; part++) {
@@ -231,8 +230,8 @@ void conv_2d_resource(const data_T data[conv_sizes<CONFIG_T, Depthwise>::n_in],
                 for (unsigned m = 0; m < block_factor; m++) {
                     const unsigned k = step * block_factor + m;
                     if (sizes::blocks_are_full || k < sizes::n_weights) {
-                        conv_tap<data_T, CONFIG_T, Depthwise>(data, weights, acc[p],
-                                                              part * CONFIG_T::parallelization_factor + p, k);
+                        conv_tap<data_T, CONFIG_T>(data, weights, acc[p], part * CONFIG_T::parallelization_factor + p,
+                                                   k);
                     }
                 }
             }
@@ -245,136 +244,22 @@ void conv_2d_resource(const data_T data[conv_sizes<CONFIG_T, Depthwise>::n_in],
     }
 }
 
-// C-simulation runs the Latency loop for both strategies (same writes in the same order; the
-// Resource loop is tested against it bit for bit in test/csim/nnet), as nnet::dense does.
-template <class data_T, class res_T, typename CONFIG_T, bool Depthwise>
-void conv_2d(const data_T data[conv_sizes<CONFIG_T, Depthwise>::n_in],
-             res_T res[conv_sizes<CONFIG_T, Depthwise>::n_out],
-             const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T, Depthwise>::n_weights],
-             const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+// The call the lowering emits for Conv1D, Conv2D, DepthwiseConv1D and DepthwiseConv2D; the
+// strategy is a compile-time constant of the config. C-simulation runs the Latency loop for both
+// strategies (same writes in the same order; conv_resource is tested against it bit for bit in
+// test/csim/nnet), as nnet::dense does.
+template <class data_T, class res_T, typename CONFIG_T>
+void conv(const data_T data[conv_sizes<CONFIG_T>::n_in], res_T res[conv_sizes<CONFIG_T>::n_out],
+          const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
+          const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
     NNET_INLINE
 #ifdef __SYNTHESIS__
     if (CONFIG_T::strategy == resource) {
-        conv_2d_resource<data_T, res_T, CONFIG_T, Depthwise>(data, res, weights, biases);
+        conv_resource<data_T, res_T, CONFIG_T>(data, res, weights, biases);
         return;
     }
 #endif
-    conv_2d_latency<data_T, res_T, CONFIG_T, Depthwise>(data, res, weights, biases);
-}
-
-// ---- the calls the lowering emits ------------------------------------------------------------------
-// Each kernel exists as NAME (dispatching on strategy, see conv_2d), NAME_latency and NAME_resource.
-
-// conv2d: weights [filt_height][filt_width][n_chan][n_filt]
-template <class data_T, class res_T, typename CONFIG_T>
-void conv2d(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-            res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_filt],
-            const typename CONFIG_T::weight_t
-                weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-            const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d<data_T, res_T, CONFIG_T, false>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void conv2d_latency(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                    res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_filt],
-                    const typename CONFIG_T::weight_t
-                        weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-                    const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_latency<data_T, res_T, CONFIG_T, false>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void conv2d_resource(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                     res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_filt],
-                     const typename CONFIG_T::weight_t
-                         weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-                     const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_resource<data_T, res_T, CONFIG_T, false>(data, res, weights, biases);
-}
-
-// conv1d: weights [filt_width][n_chan][n_filt]
-template <class data_T, class res_T, typename CONFIG_T>
-void conv1d(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-            res_T res[CONFIG_T::out_width * CONFIG_T::n_filt],
-            const typename CONFIG_T::weight_t weights[CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-            const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d<data_T, res_T, conv1d_as_2d<CONFIG_T>, false>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void conv1d_latency(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                    res_T res[CONFIG_T::out_width * CONFIG_T::n_filt],
-                    const typename CONFIG_T::weight_t
-                        weights[CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-                    const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_latency<data_T, res_T, conv1d_as_2d<CONFIG_T>, false>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void conv1d_resource(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                     res_T res[CONFIG_T::out_width * CONFIG_T::n_filt],
-                     const typename CONFIG_T::weight_t
-                         weights[CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-                     const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_resource<data_T, res_T, conv1d_as_2d<CONFIG_T>, false>(data, res, weights, biases);
-}
-
-// depthwise_conv2d: weights [filt_height][filt_width][n_chan][depth_multiplier]
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv2d(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                      res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_filt],
-                      const typename CONFIG_T::weight_t
-                          weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_filt],
-                      const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d<data_T, res_T, CONFIG_T, true>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv2d_latency(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                              res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_filt],
-                              const typename CONFIG_T::weight_t
-                                  weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_filt],
-                              const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_latency<data_T, res_T, CONFIG_T, true>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv2d_resource(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_chan],
-                               res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_filt],
-                               const typename CONFIG_T::weight_t
-                                   weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_filt],
-                               const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_resource<data_T, res_T, CONFIG_T, true>(data, res, weights, biases);
-}
-
-// depthwise_conv1d: weights [filt_width][n_chan][depth_multiplier]
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv1d(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                      res_T res[CONFIG_T::out_width * CONFIG_T::n_filt],
-                      const typename CONFIG_T::weight_t weights[CONFIG_T::filt_width * CONFIG_T::n_filt],
-                      const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d<data_T, res_T, conv1d_as_2d<CONFIG_T>, true>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv1d_latency(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                              res_T res[CONFIG_T::out_width * CONFIG_T::n_filt],
-                              const typename CONFIG_T::weight_t weights[CONFIG_T::filt_width * CONFIG_T::n_filt],
-                              const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_latency<data_T, res_T, conv1d_as_2d<CONFIG_T>, true>(data, res, weights, biases);
-}
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv1d_resource(const data_T data[CONFIG_T::in_width * CONFIG_T::n_chan],
-                               res_T res[CONFIG_T::out_width * CONFIG_T::n_filt],
-                               const typename CONFIG_T::weight_t weights[CONFIG_T::filt_width * CONFIG_T::n_filt],
-                               const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_resource<data_T, res_T, conv1d_as_2d<CONFIG_T>, true>(data, res, weights, biases);
+    conv_latency<data_T, res_T, CONFIG_T>(data, res, weights, biases);
 }
 
 } // namespace nnet

@@ -1,6 +1,6 @@
-// Convolutions for io_stream, channels last: conv1d, conv2d, depthwise_conv1d, depthwise_conv2d.
+// Convolutions for io_stream, channels last: Conv1D, Conv2D, DepthwiseConv1D, DepthwiseConv2D.
 //
-// Same names and config structs as the io_parallel kernels (nnet_conv.h), with streams:
+// The same kernel nnet::conv and config structs as io_parallel (nnet_conv.h), with streams:
 //   data: nnet::stream<data_T>, data_T = nnet::array<input type, n_chan>, one element per input
 //         pixel (all its channels), pixels in row-major order, in_height * in_width elements;
 //   res:  nnet::stream<res_T>, res_T = nnet::array<result type, n_filt>, one element per output
@@ -90,8 +90,8 @@ template <class CONFIG_T> struct conv_window_config : CONFIG_T {
     static const unsigned out_width = 1;
 };
 
-template <class data_T, class res_T, class CONFIG_T, bool Depthwise> struct conv_stream_checks {
-    typedef conv_sizes<CONFIG_T, Depthwise> sizes; // the io_parallel checks (output sizes, reuse factor)
+template <class data_T, class res_T, class CONFIG_T> struct conv_stream_checks {
+    typedef conv_sizes<CONFIG_T> sizes; // the io_parallel checks (output sizes, reuse factor)
     static_assert(CONFIG_T::pad_top == 0 && CONFIG_T::pad_bottom == 0 && CONFIG_T::pad_left == 0 &&
                       CONFIG_T::pad_right == 0,
                   "conv (io_stream): pad_* must be 0; pad with an explicit ZeroPadding layer before the layer");
@@ -101,12 +101,13 @@ template <class data_T, class res_T, class CONFIG_T, bool Depthwise> struct conv
         sizes::block_factor - CONFIG_T::n_zeros / CONFIG_T::reuse_factor; // one output pixel per II
 };
 
-template <class data_T, class res_T, class CONFIG_T, bool Depthwise>
-void conv_2d_stream(stream<data_T> &data, stream<res_T> &res,
-                    const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T, Depthwise>::n_weights],
-                    const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+// The call the lowering emits for the four convolution layers (io_stream).
+template <class data_T, class res_T, class CONFIG_T>
+void conv(stream<data_T> &data, stream<res_T> &res,
+          const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
+          const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
     typedef typename data_T::value_type data_elem;
-    typedef conv_stream_checks<data_T, res_T, CONFIG_T, Depthwise> checks;
+    typedef conv_stream_checks<data_T, res_T, CONFIG_T> checks;
     typedef stream_window<CONFIG_T::filt_height, CONFIG_T::filt_width, CONFIG_T::in_width, CONFIG_T::n_chan> geometry;
     constexpr unsigned multiplier_limit = checks::multiplier_limit;
     constexpr unsigned line_word = geometry::line_word;
@@ -128,53 +129,13 @@ void conv_2d_stream(stream<data_T> &data, stream<res_T> &res,
                 typename CONFIG_T::accum_t acc[CONFIG_T::n_filt];
                 NNET_ARRAY_PARTITION_COMPLETE(acc)
                 conv_start<CONFIG_T>(biases, acc);
-                conv_pixel<data_elem, conv_window_config<CONFIG_T>, Depthwise>(window, weights, acc, 0);
+                conv_pixel<data_elem, conv_window_config<CONFIG_T>>(window, weights, acc, 0);
                 res_T out;
                 conv_finish<typename res_T::value_type, CONFIG_T>(acc, out.data);
                 res.write(out);
             }
         }
     }
-}
-
-// ---- the calls the lowering emits (io_stream) -----------------------------------------------------
-
-// conv2d: weights [filt_height][filt_width][n_chan][n_filt]
-template <class data_T, class res_T, typename CONFIG_T>
-void conv2d(stream<data_T> &data, stream<res_T> &res,
-            const typename CONFIG_T::weight_t
-                weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-            const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_stream<data_T, res_T, CONFIG_T, false>(data, res, weights, biases);
-}
-
-// conv1d: weights [filt_width][n_chan][n_filt]
-template <class data_T, class res_T, typename CONFIG_T>
-void conv1d(stream<data_T> &data, stream<res_T> &res,
-            const typename CONFIG_T::weight_t weights[CONFIG_T::filt_width * CONFIG_T::n_chan * CONFIG_T::n_filt],
-            const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_stream<data_T, res_T, conv1d_as_2d<CONFIG_T>, false>(data, res, weights, biases);
-}
-
-// depthwise_conv2d: weights [filt_height][filt_width][n_chan][depth_multiplier]
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv2d(stream<data_T> &data, stream<res_T> &res,
-                      const typename CONFIG_T::weight_t
-                          weights[CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_filt],
-                      const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_stream<data_T, res_T, CONFIG_T, true>(data, res, weights, biases);
-}
-
-// depthwise_conv1d: weights [filt_width][n_chan][depth_multiplier]
-template <class data_T, class res_T, typename CONFIG_T>
-void depthwise_conv1d(stream<data_T> &data, stream<res_T> &res,
-                      const typename CONFIG_T::weight_t weights[CONFIG_T::filt_width * CONFIG_T::n_filt],
-                      const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    conv_2d_stream<data_T, res_T, conv1d_as_2d<CONFIG_T>, true>(data, res, weights, biases);
 }
 
 } // namespace nnet

@@ -43,17 +43,7 @@ struct dot_config {
 
 // ---- elementwise merges -----------------------------------------------------------------------------
 
-// res[i] = op(data1[i], data2[i]) for the n_elem elements, all in parallel (the caller pipelines).
-template <class CONFIG_T, class input1_T, class input2_T, class res_T, class Op>
-inline void merge_elementwise(const input1_T data1[CONFIG_T::n_elem], const input2_T data2[CONFIG_T::n_elem],
-                              res_T res[CONFIG_T::n_elem], const Op &op) {
-    NNET_INLINE
-    NNET_UNROLL
-    for (unsigned i = 0; i < CONFIG_T::n_elem; i++) {
-        op(data1[i], data2[i], res[i]);
-    }
-}
-
+// The operations of the two-input elementwise loop (nnet_common.h), one output value each.
 struct add_op {
     template <class A, class B, class R> void operator()(const A &a, const B &b, R &out) const { out = a + b; }
 };
@@ -96,14 +86,14 @@ struct minimum_op {
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void add(const input1_T data1[CONFIG_T::n_elem], const input2_T data2[CONFIG_T::n_elem], res_T res[CONFIG_T::n_elem]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    merge_elementwise<CONFIG_T>(data1, data2, res, add_op());
+    elementwise<CONFIG_T::n_elem>(data1, data2, res, add_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void subtract(const input1_T data1[CONFIG_T::n_elem], const input2_T data2[CONFIG_T::n_elem],
               res_T res[CONFIG_T::n_elem]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    merge_elementwise<CONFIG_T>(data1, data2, res, subtract_op());
+    elementwise<CONFIG_T::n_elem>(data1, data2, res, subtract_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
@@ -112,7 +102,7 @@ void multiply(const input1_T data1[CONFIG_T::n_elem], const input2_T data2[CONFI
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     constexpr unsigned multiplier_limit = ceil_div(CONFIG_T::n_elem, CONFIG_T::reuse_factor);
     NNET_ALLOCATION_MUL(multiplier_limit)
-    merge_elementwise<CONFIG_T>(data1, data2, res, multiply_op());
+    elementwise<CONFIG_T::n_elem>(data1, data2, res, multiply_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
@@ -120,21 +110,21 @@ void average(const input1_T data1[CONFIG_T::n_elem], const input2_T data2[CONFIG
              res_T res[CONFIG_T::n_elem]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     const typename CONFIG_T::half_t half = 0.5;
-    merge_elementwise<CONFIG_T>(data1, data2, res, average_op<typename CONFIG_T::half_t>{half});
+    elementwise<CONFIG_T::n_elem>(data1, data2, res, average_op<typename CONFIG_T::half_t>{half});
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void maximum(const input1_T data1[CONFIG_T::n_elem], const input2_T data2[CONFIG_T::n_elem],
              res_T res[CONFIG_T::n_elem]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    merge_elementwise<CONFIG_T>(data1, data2, res, maximum_op());
+    elementwise<CONFIG_T::n_elem>(data1, data2, res, maximum_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void minimum(const input1_T data1[CONFIG_T::n_elem], const input2_T data2[CONFIG_T::n_elem],
              res_T res[CONFIG_T::n_elem]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    merge_elementwise<CONFIG_T>(data1, data2, res, minimum_op());
+    elementwise<CONFIG_T::n_elem>(data1, data2, res, minimum_op());
 }
 
 // ---- concatenate --------------------------------------------------------------------------------------

@@ -22,54 +22,35 @@ namespace nnet {
 
 // ---- elementwise merges -----------------------------------------------------------------------------
 
-template <class CONFIG_T, class input1_T, class input2_T, class res_T, class Op>
-inline void merge_elementwise_stream(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res,
-                                     const Op &op) {
-    NNET_INLINE
-    static_assert(input1_T::size == input2_T::size && input1_T::size == res_T::size,
-                  "merge stream: the inputs and the result must have the same element size");
-    for (unsigned e = 0; e < stream_elements<input1_T, CONFIG_T::n_elem>::count; e++) {
-        NNET_PIPELINE(1)
-        const input1_T a = data1.read();
-        const input2_T b = data2.read();
-        res_T out;
-        NNET_UNROLL
-        for (unsigned j = 0; j < res_T::size; j++) {
-            op(a[j], b[j], out[j]);
-        }
-        res.write(out);
-    }
-}
-
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void add(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res) {
-    merge_elementwise_stream<CONFIG_T>(data1, data2, res, add_op());
+    elementwise_stream<CONFIG_T::n_elem>(data1, data2, res, add_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void subtract(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res) {
-    merge_elementwise_stream<CONFIG_T>(data1, data2, res, subtract_op());
+    elementwise_stream<CONFIG_T::n_elem>(data1, data2, res, subtract_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void multiply(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res) {
-    merge_elementwise_stream<CONFIG_T>(data1, data2, res, multiply_op());
+    elementwise_stream<CONFIG_T::n_elem>(data1, data2, res, multiply_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void average(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res) {
     const typename CONFIG_T::half_t half = 0.5;
-    merge_elementwise_stream<CONFIG_T>(data1, data2, res, average_op<typename CONFIG_T::half_t>{half});
+    elementwise_stream<CONFIG_T::n_elem>(data1, data2, res, average_op<typename CONFIG_T::half_t>{half});
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void maximum(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res) {
-    merge_elementwise_stream<CONFIG_T>(data1, data2, res, maximum_op());
+    elementwise_stream<CONFIG_T::n_elem>(data1, data2, res, maximum_op());
 }
 
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void minimum(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res) {
-    merge_elementwise_stream<CONFIG_T>(data1, data2, res, minimum_op());
+    elementwise_stream<CONFIG_T::n_elem>(data1, data2, res, minimum_op());
 }
 
 // ---- concatenate --------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// Pooling for io_parallel, channels last: pooling1d, pooling2d (max or average, with strides and
-// explicit padding) and global_pooling1d, global_pooling2d (over all positions).
+// Pooling for io_parallel, channels last: nnet::pooling (Pooling1D, Pooling2D: max or average, with
+// strides and explicit padding) and nnet::global_pooling (GlobalPooling1D, GlobalPooling2D: over all
+// positions).
 //
 // For every output pixel and channel c, over the window's VALID (non-padded) inputs x, visited in
 // (kh, kw) order (global pooling: in position order):
@@ -12,7 +13,7 @@
 // the result is the exact mean up to res_T's own rounding plus less than one LSB of accum_t.
 //
 // Layouts: input [in_height][in_width][n_filt], output [out_height][out_width][n_filt] (global:
-// [n_filt]). The 1-D kernels are the 2-D ones with height 1.
+// [n_filt]). A 1-D layer is the 2-D one of height 1: its config bases set the height members.
 #ifndef NNET_POOLING_H_
 #define NNET_POOLING_H_
 
@@ -34,19 +35,26 @@ struct pooling1d_config {
     static const unsigned pool_op = pool_max;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
+    // The height of a 1-D layer: one row, a window of one row, no padding.
+    static const unsigned in_height = 1;
+    static const unsigned pool_height = 1;
+    static const unsigned stride_height = 1;
+    static const unsigned pad_top = 0;
+    static const unsigned pad_bottom = 0;
+    static const unsigned out_height = 1;
 };
 
+// A 2-D layer sets the height members too (pad_top and pad_bottom stay 0 unless set).
 struct pooling2d_config : pooling1d_config {
     static const unsigned in_height = 10;
     static const unsigned pool_height = 2;
     static const unsigned stride_height = 2;
-    static const unsigned pad_top = 0;
-    static const unsigned pad_bottom = 0;
     static const unsigned out_height = 5; // (pad_top + in_height + pad_bottom - pool_height) / stride_height + 1
 };
 
 struct global_pooling1d_config {
     // Required typedef (average only): accum_t.
+    static const unsigned in_height = 1; // a 1-D layer is one row
     static const unsigned in_width = 10;
     static const unsigned n_filt = 1;
     static const unsigned pool_op = pool_max;
@@ -56,20 +64,6 @@ struct global_pooling1d_config {
 
 struct global_pooling2d_config : global_pooling1d_config {
     static const unsigned in_height = 10;
-};
-
-// 1-D configs seen as 2-D ones of height 1 (everything else, typedefs included, is inherited).
-template <class CONFIG_T> struct pooling1d_as_2d : CONFIG_T {
-    static const unsigned in_height = 1;
-    static const unsigned pool_height = 1;
-    static const unsigned stride_height = 1;
-    static const unsigned pad_top = 0;
-    static const unsigned pad_bottom = 0;
-    static const unsigned out_height = 1;
-};
-
-template <class CONFIG_T> struct global_pooling1d_as_2d : CONFIG_T {
-    static const unsigned in_height = 1;
 };
 
 // The valid input positions of a window along one axis: the window covers padded coordinates
@@ -160,9 +154,10 @@ template <class data_T, class CONFIG_T> struct pool_reduce<pool_average, data_T,
     typedef pool_average_op<data_T, typename CONFIG_T::accum_t> type;
 };
 
-// All windows in parallel; the function is pipelined at II = reuse_factor.
+// The call the lowering emits for Pooling1D and Pooling2D. All windows in parallel; the function is
+// pipelined at II = reuse_factor.
 template <class data_T, class res_T, typename CONFIG_T>
-void pooling_2d(const data_T data[pooling_sizes<CONFIG_T>::n_in], res_T res[pooling_sizes<CONFIG_T>::n_out]) {
+void pooling(const data_T data[pooling_sizes<CONFIG_T>::n_in], res_T res[pooling_sizes<CONFIG_T>::n_out]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     typedef typename pool_reduce<CONFIG_T::pool_op, data_T, CONFIG_T>::type reduce;
     NNET_UNROLL
@@ -174,9 +169,10 @@ void pooling_2d(const data_T data[pooling_sizes<CONFIG_T>::n_in], res_T res[pool
     }
 }
 
+// The call the lowering emits for GlobalPooling1D and GlobalPooling2D.
 template <class data_T, class res_T, typename CONFIG_T>
-void global_pooling_2d(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_filt],
-                       res_T res[CONFIG_T::n_filt]) {
+void global_pooling(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_filt],
+                    res_T res[CONFIG_T::n_filt]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     typedef typename pool_reduce<CONFIG_T::pool_op, data_T, CONFIG_T>::type reduce;
     const unsigned n_positions = CONFIG_T::in_height * CONFIG_T::in_width;
@@ -190,35 +186,6 @@ void global_pooling_2d(const data_T data[CONFIG_T::in_height * CONFIG_T::in_widt
         }
         reduce::finish(state, int(n_positions), res[c]);
     }
-}
-
-// ---- the calls the lowering emits -------------------------------------------------------------------
-
-template <class data_T, class res_T, typename CONFIG_T>
-void pooling2d(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_filt],
-               res_T res[CONFIG_T::out_height * CONFIG_T::out_width * CONFIG_T::n_filt]) {
-    NNET_INLINE
-    pooling_2d<data_T, res_T, CONFIG_T>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void pooling1d(const data_T data[CONFIG_T::in_width * CONFIG_T::n_filt],
-               res_T res[CONFIG_T::out_width * CONFIG_T::n_filt]) {
-    NNET_INLINE
-    pooling_2d<data_T, res_T, pooling1d_as_2d<CONFIG_T>>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void global_pooling2d(const data_T data[CONFIG_T::in_height * CONFIG_T::in_width * CONFIG_T::n_filt],
-                      res_T res[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    global_pooling_2d<data_T, res_T, CONFIG_T>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void global_pooling1d(const data_T data[CONFIG_T::in_width * CONFIG_T::n_filt], res_T res[CONFIG_T::n_filt]) {
-    NNET_INLINE
-    global_pooling_2d<data_T, res_T, global_pooling1d_as_2d<CONFIG_T>>(data, res);
 }
 
 } // namespace nnet

@@ -1,4 +1,5 @@
-// Pooling for io_stream, channels last: pooling1d, pooling2d, global_pooling1d, global_pooling2d.
+// Pooling for io_stream, channels last: nnet::pooling (Pooling1D, Pooling2D) and nnet::global_pooling
+// (GlobalPooling1D, GlobalPooling2D).
 //
 // Same names and config structs as the io_parallel kernels (nnet_pooling.h), with streams:
 //   data: nnet::stream<data_T>, data_T = nnet::array<input type, n_filt>, one element per input pixel,
@@ -56,8 +57,7 @@ template <class data_T, class res_T, class CONFIG_T> struct pooling_stream_check
     static_assert(res_T::size == CONFIG_T::n_filt, "pooling (io_stream): res_T must be nnet::array<T, n_filt>");
 };
 
-template <class data_T, class res_T, typename CONFIG_T>
-void pooling_2d_stream(stream<data_T> &data, stream<res_T> &res) {
+template <class data_T, class res_T, typename CONFIG_T> void pooling(stream<data_T> &data, stream<res_T> &res) {
     typedef typename data_T::value_type data_elem;
     typedef typename pool_reduce<CONFIG_T::pool_op, data_elem, CONFIG_T>::type reduce;
     typedef pooling_stream_checks<data_T, res_T, CONFIG_T> checks;
@@ -112,7 +112,7 @@ void pooling_2d_stream(stream<data_T> &data, stream<res_T> &res) {
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
-void global_pooling_2d_stream(stream<data_T> &data, stream<res_T> &res) {
+void global_pooling(stream<data_T> &data, stream<res_T> &res) {
     typedef typename data_T::value_type data_elem;
     typedef typename pool_reduce<CONFIG_T::pool_op, data_elem, CONFIG_T>::type reduce;
     static_assert(data_T::size == CONFIG_T::n_filt,
@@ -138,30 +138,6 @@ void global_pooling_2d_stream(stream<data_T> &data, stream<res_T> &res) {
         reduce::finish(state[c], int(n_positions), out[c]);
     }
     res.write(out);
-}
-
-// ---- the calls the lowering emits (io_stream) -----------------------------------------------------
-
-template <class data_T, class res_T, typename CONFIG_T> void pooling2d(stream<data_T> &data, stream<res_T> &res) {
-    NNET_INLINE
-    pooling_2d_stream<data_T, res_T, CONFIG_T>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T> void pooling1d(stream<data_T> &data, stream<res_T> &res) {
-    NNET_INLINE
-    pooling_2d_stream<data_T, res_T, pooling1d_as_2d<CONFIG_T>>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void global_pooling2d(stream<data_T> &data, stream<res_T> &res) {
-    NNET_INLINE
-    global_pooling_2d_stream<data_T, res_T, CONFIG_T>(data, res);
-}
-
-template <class data_T, class res_T, typename CONFIG_T>
-void global_pooling1d(stream<data_T> &data, stream<res_T> &res) {
-    NNET_INLINE
-    global_pooling_2d_stream<data_T, res_T, global_pooling1d_as_2d<CONFIG_T>>(data, res);
 }
 
 } // namespace nnet

@@ -66,7 +66,7 @@ void quantize_saturate(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_
                        const typename CONFIG_T::rounded_t low[CONFIG_T::n_params],
                        const typename CONFIG_T::rounded_t high[CONFIG_T::n_params]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, quantize_saturate_op<CONFIG_T>{scale, lsb, low, high});
+    elementwise<CONFIG_T::n_in>(data, res, quantize_saturate_op<CONFIG_T>{scale, lsb, low, high});
 }
 
 // WRAP quantizers.
@@ -78,7 +78,7 @@ void quantize_wrap(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
                    const typename CONFIG_T::modulus_t modulus[CONFIG_T::n_params],
                    const typename CONFIG_T::inverse_t inverse[CONFIG_T::n_params]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T>(data, res, quantize_wrap_op<CONFIG_T>{scale, lsb, low, modulus, inverse});
+    elementwise<CONFIG_T::n_in>(data, res, quantize_wrap_op<CONFIG_T>{scale, lsb, low, modulus, inverse});
 }
 
 } // namespace nnet

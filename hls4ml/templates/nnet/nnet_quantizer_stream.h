@@ -14,7 +14,7 @@ void quantize_saturate(stream<data_T> &data, stream<res_T> &res,
                        const typename CONFIG_T::lsb_t lsb[CONFIG_T::n_params],
                        const typename CONFIG_T::rounded_t low[CONFIG_T::n_params],
                        const typename CONFIG_T::rounded_t high[CONFIG_T::n_params]) {
-    elementwise_stream<CONFIG_T>(data, res, quantize_saturate_op<CONFIG_T>{scale, lsb, low, high});
+    elementwise_stream<CONFIG_T::n_in>(data, res, quantize_saturate_op<CONFIG_T>{scale, lsb, low, high});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
@@ -24,7 +24,7 @@ void quantize_wrap(stream<data_T> &data, stream<res_T> &res,
                    const typename CONFIG_T::rounded_t low[CONFIG_T::n_params],
                    const typename CONFIG_T::modulus_t modulus[CONFIG_T::n_params],
                    const typename CONFIG_T::inverse_t inverse[CONFIG_T::n_params]) {
-    elementwise_stream<CONFIG_T>(data, res, quantize_wrap_op<CONFIG_T>{scale, lsb, low, modulus, inverse});
+    elementwise_stream<CONFIG_T::n_in>(data, res, quantize_wrap_op<CONFIG_T>{scale, lsb, low, modulus, inverse});
 }
 
 } // namespace nnet

@@ -54,6 +54,45 @@ template <class res_T> inline res_T zero_element() {
     return out;
 }
 
+// ---- the element-wise loop of io_stream kernels ------------------------------------------------------
+// The io_parallel loop (nnet_common.h) over a stream of N values: per element, one pipelined step
+// (II = 1) reads one element of each input, applies the operation to every value and writes one
+// element. The operation gets the flat index e * size + j of a value.
+
+template <unsigned N, class data_T, class res_T, class Op>
+inline void elementwise_stream(stream<data_T> &data, stream<res_T> &res, const Op &op) {
+    NNET_INLINE
+    static_assert(data_T::size == res_T::size, "elementwise stream: the input and the result element sizes differ");
+    for (unsigned e = 0; e < stream_elements<data_T, N>::count; e++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        res_T out;
+        NNET_UNROLL
+        for (unsigned j = 0; j < res_T::size; j++) {
+            op(in[j], out[j], e * res_T::size + j);
+        }
+        res.write(out);
+    }
+}
+
+template <unsigned N, class input1_T, class input2_T, class res_T, class Op>
+inline void elementwise_stream(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res, const Op &op) {
+    NNET_INLINE
+    static_assert(input1_T::size == input2_T::size && input1_T::size == res_T::size,
+                  "elementwise stream: the inputs and the result must have the same element size");
+    for (unsigned e = 0; e < stream_elements<input1_T, N>::count; e++) {
+        NNET_PIPELINE(1)
+        const input1_T a = data1.read();
+        const input2_T b = data2.read();
+        res_T out;
+        NNET_UNROLL
+        for (unsigned j = 0; j < res_T::size; j++) {
+            op(a[j], b[j], out[j]);
+        }
+        res.write(out);
+    }
+}
+
 // ---- clone ------------------------------------------------------------------------------------------
 
 template <class data_T, class res_T, typename CONFIG_T>

@@ -2,9 +2,10 @@
 
 Built with `nnet_cases.CaseFactory`, like the other kernels. Geometries cover non-square images,
 strides above 1, even kernels with the asymmetric padding of Keras 'same', 'valid' windows that
-leave inputs unused, and a single channel; conv cases run the Latency loop (`conv2d`, as
-C-simulation does for both strategies), the Resource loop for several reuse factors (one not
-dividing the number of weights) and parallelization factors above 1.
+leave inputs unused, and a single channel; conv cases run the Latency loop (`nnet::conv`, as
+C-simulation does for both strategies), the Resource loop (`nnet::conv_resource`) for several reuse
+factors (one not dividing the number of weights) and parallelization factors above 1. The four
+convolution layers share these kernels; their config bases differ.
 """
 
 from __future__ import annotations
@@ -96,10 +97,10 @@ DEPTHWISE2D = [
 DEPTHWISE1D = [(Geometry(1, 8, 2, (1, 3), (1, 2), True), 1, [('latency', 1, 1), ('resource', 4, 2)])]
 
 
-def _conv_kernel(name: str, strategy: str) -> str:
-    # nnet::<name> is the call the lowering emits (C-simulation runs the Latency loop for both
+def _conv_kernel(strategy: str) -> str:
+    # nnet::conv is the call the lowering emits (C-simulation runs the Latency loop for both
     # strategies); the Resource loop is called directly to test it.
-    return f'{name}_resource' if strategy == 'resource' else name
+    return 'conv_resource' if strategy == 'resource' else 'conv'
 
 
 def _add_conv_family(factory: CaseFactory, name: str, geometries: list, dimensions: int, depthwise: bool) -> None:
@@ -126,7 +127,7 @@ def _add_conv_family(factory: CaseFactory, name: str, geometries: list, dimensio
                 constants['depth_multiplier'] = multiplier
             factory.add(
                 f'{name}{number}-{strategy}-rf{reuse_factor}-pf{parallelization}',
-                _conv_kernel(name, strategy),
+                _conv_kernel(strategy),
                 f'{name}_config',
                 constants,
                 {'accum_t': accum, 'weight_t': weight, 'bias_t': bias},
@@ -185,7 +186,7 @@ def add_pooling(factory: CaseFactory) -> None:
                 function = getattr(pooling, f'pooling{dimensions}d')
                 factory.add(
                     f'{op}_pooling{dimensions}d{number}',
-                    f'pooling{dimensions}d',
+                    'pooling',  # Pooling1D and Pooling2D: the config base differs
                     f'pooling{dimensions}d_config',
                     constants,
                     {'accum_t': accum} if op == 'average' else {},  # max pooling needs no accum_t
@@ -203,7 +204,7 @@ def add_pooling(factory: CaseFactory) -> None:
             function = getattr(pooling, f'global_pooling{dimensions}d')
             factory.add(
                 f'global_{op}_pooling{dimensions}d{number}',
-                f'global_pooling{dimensions}d',
+                'global_pooling',
                 f'global_pooling{dimensions}d_config',
                 constants,
                 {'accum_t': accum} if op == 'average' else {},

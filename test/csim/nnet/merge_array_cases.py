@@ -284,7 +284,7 @@ def add_array_ops(factory: Factory) -> None:
         padded = {'in_width': width, 'n_chan': chan, 'out_width': width + left + right}
         add(
             f'zeropad1d-{width}x{chan}-{left}-{right}',
-            'zeropad1d_cl',
+            'zeropad',
             'padding1d_config',
             padded | {'pad_left': left, 'pad_right': right},
             width * chan,
@@ -293,7 +293,7 @@ def add_array_ops(factory: Factory) -> None:
         cropped = {'in_width': width + left + right, 'n_chan': chan, 'out_width': width}
         add(
             f'cropping1d-{width}x{chan}-{left}-{right}',
-            'cropping1d_cl',
+            'cropping',
             'cropping1d_config',
             cropped | {'crop_left': left, 'crop_right': right},
             (width + left + right) * chan,
@@ -304,7 +304,7 @@ def add_array_ops(factory: Factory) -> None:
         sizes = {'pad_top': top, 'pad_bottom': bottom, 'pad_left': left, 'pad_right': right}
         add(
             f'zeropad2d-{height}x{width}x{chan}-{top}{bottom}{left}{right}',
-            'zeropad2d_cl',
+            'zeropad',
             'padding2d_config',
             {'in_height': height, 'in_width': width, 'n_chan': chan, 'out_height': big_h, 'out_width': big_w} | sizes,
             height * width * chan,
@@ -313,7 +313,7 @@ def add_array_ops(factory: Factory) -> None:
         crops = {key.replace('pad', 'crop'): value for key, value in sizes.items()}
         add(
             f'cropping2d-{height}x{width}x{chan}-{top}{bottom}{left}{right}',
-            'cropping2d_cl',
+            'cropping',
             'cropping2d_config',
             {'in_height': big_h, 'in_width': big_w, 'n_chan': chan, 'out_height': height, 'out_width': width} | crops,
             big_h * big_w * chan,
@@ -322,7 +322,7 @@ def add_array_ops(factory: Factory) -> None:
     for width, chan, factor in [(4, 2, 3), (3, 1, 1)]:
         add(
             f'upsampling1d-{width}x{chan}-{factor}',
-            'upsampling1d_cl',
+            'upsampling',
             'upsampling1d_config',
             {'in_width': width, 'n_chan': chan, 'out_width': width * factor, 'width_factor': factor},
             width * chan,
@@ -331,7 +331,7 @@ def add_array_ops(factory: Factory) -> None:
     for height, width, chan, height_factor, width_factor in [(3, 2, 2, 2, 3), (2, 3, 1, 1, 2)]:
         add(
             f'upsampling2d-{height}x{width}x{chan}-{height_factor}x{width_factor}',
-            'upsampling2d_cl',
+            'upsampling',
             'upsampling2d_config',
             {
                 'in_height': height,

@@ -108,7 +108,7 @@ def _add_pool_family(factory: CaseFactory, geometries: list[Geometry], dimension
                 keywords |= {'stride': geometry.strides[1], 'padding': geometry.padding[2:]}
             factory.add(
                 f'{op}_pooling{dimensions}d{number}',
-                f'pooling{dimensions}d',
+                'pooling',  # Pooling1D and Pooling2D: the config base differs
                 f'pooling{dimensions}d_config',
                 members,
                 {'accum_t': accum} if op == 'average' else {},
@@ -129,7 +129,7 @@ def _add_global_family(factory: CaseFactory) -> None:
                 members['in_height'] = height
             factory.add(
                 f'global_{op}_pooling{dimensions}d{number}',
-                f'global_pooling{dimensions}d',
+                'global_pooling',
                 f'global_pooling{dimensions}d_config',
                 members,
                 {'accum_t': accum} if op == 'average' else {},

@@ -80,19 +80,19 @@ def test_cases_exercise_rounding_and_saturation() -> None:
 
 WRONG_CONFIGS = {
     'parallelization_factor must divide': (
-        'conv2d',
+        'conv',
         'conv2d_config',
         'in_height = 3; static const unsigned in_width = 3; static const unsigned out_height = 3; '
         'static const unsigned out_width = 3; static const unsigned parallelization_factor = 2;',
     ),
-    'out_width must be': ('conv1d', 'conv1d_config', 'in_width = 5; static const unsigned out_width = 4;'),
+    'out_width must be': ('conv', 'conv1d_config', 'in_width = 5; static const unsigned out_width = 4;'),
     'depthwise conv: n_filt must be': (
-        'depthwise_conv1d',
+        'conv',
         'depthwise_conv1d_config',
         'in_width = 5; static const unsigned out_width = 5; static const unsigned n_chan = 2;',
     ),
     'entirely in the padding': (
-        'pooling2d',
+        'pooling',
         'pooling2d_config',
         'pad_left = 2; static const unsigned in_width = 4; static const unsigned out_width = 3;',
     ),

@@ -171,25 +171,26 @@ def test_cases_cover_strides_and_shapes() -> None:
     assert any(m['stride_width'] > m.get('filt_width', m.get('pool_width', 0)) for m in windowed)
     assert any(m.get('stride_height', 1) > m.get('filt_height', m.get('pool_height', 0)) for m in windowed)
     assert any(m.get('in_height', 1) not in (1, m['in_width']) for m in windowed)
-    for kernel in ('conv2d', 'conv1d', 'depthwise_conv2d', 'depthwise_conv1d', 'pooling2d', 'pooling1d'):
-        assert any(f'nnet::{kernel}<' in case.case.call for case in cases), kernel
-    assert any('global_pooling2d' in case.case.call for case in cases)
+    calls = {(case.case.base, case.case.call.split('<')[0]) for case in cases}  # config base, kernel
+    for base in ('conv2d', 'conv1d', 'depthwise_conv2d', 'depthwise_conv1d'):
+        assert (f'nnet::{base}_config', 'nnet::conv') in calls, base
+    for kernel in ('pooling', 'global_pooling'):
+        for rank in ('1d', '2d'):
+            assert (f'nnet::{kernel}{rank}_config', f'nnet::{kernel}') in calls, kernel + rank
     pooled = [(case, constants(case.case)) for case in stream_cases('pooling', 'ap')]
-    for kernel in ('pooling2d', 'pooling1d'):
-        padded = [m for case, m in pooled if f'nnet::{kernel}<' in case.case.call and m.get('pad_left', 0) > 0]
-        assert any(m['pad_left'] != m['pad_right'] for m in padded), kernel
-        assert any(m['stride_width'] > 1 for m in padded), kernel
-        assert any(m['pool_width'] > m['in_width'] for m in padded), kernel
+    for base in ('nnet::pooling2d_config', 'nnet::pooling1d_config'):
+        padded = [m for case, m in pooled if case.case.base == base and m.get('pad_left', 0) > 0]
+        assert any(m['pad_left'] != m['pad_right'] for m in padded), base
+        assert any(m['stride_width'] > 1 for m in padded), base
+        assert any(m['pool_width'] > m['in_width'] for m in padded), base
         assert {
-            m['pool_op']
-            for case, m in pooled
-            if f'nnet::{kernel}<' in case.case.call and m.get('pad_top', 0) + m['pad_left'] > 0
+            m['pool_op'] for case, m in pooled if case.case.base == base and m.get('pad_top', 0) + m['pad_left'] > 0
         } == {0, 1}
 
 
 WRONG_CONFIGS = {
     'conv (io_stream): pad_* must be 0': (
-        'conv2d',
+        'conv',
         'conv2d_config',
         'in_height = 3; static const unsigned in_width = 3; static const unsigned out_height = 3; '
         'static const unsigned out_width = 3; static const unsigned filt_width = 3; '
@@ -197,20 +198,20 @@ WRONG_CONFIGS = {
         (1, 1),
     ),
     'conv (io_stream): data_T must be': (
-        'conv1d',
+        'conv',
         'conv1d_config',
         'in_width = 5; static const unsigned out_width = 5;',
         (2, 1),
     ),
     'conv (io_stream): res_T must be': (
-        'depthwise_conv1d',
+        'conv',
         'depthwise_conv1d_config',
         'in_width = 5; static const unsigned out_width = 5; static const unsigned n_chan = 2; '
         'static const unsigned n_filt = 2;',
         (2, 3),
     ),
-    'pooling (io_stream): data_T must be': ('pooling2d', 'pooling2d_config', 'n_filt = 2;', (1, 2)),
-    'global pooling (io_stream): res_T must be': ('global_pooling1d', 'global_pooling1d_config', 'n_filt = 2;', (2, 1)),
+    'pooling (io_stream): data_T must be': ('pooling', 'pooling2d_config', 'n_filt = 2;', (1, 2)),
+    'global pooling (io_stream): res_T must be': ('global_pooling', 'global_pooling1d_config', 'n_filt = 2;', (2, 1)),
 }
 WRONG_PROGRAM = """#include "{header}"
 struct config : nnet::{base} {{

@@ -37,7 +37,7 @@ void CCS_BLOCK(myproject)(
     NNET_ARRAY_PARTITION_COMPLETE(layer6_out)
 
     // conv1 (Conv2D)
-    nnet::conv2d<layer1_result_t, layer2_result_t, config2>(layer1_out, layer2_out, w2, b2);
+    nnet::conv<layer1_result_t, layer2_result_t, config2>(layer1_out, layer2_out, w2, b2);
 #ifndef __SYNTHESIS__
     nnet::trace_output<layer2_result_t, 108>(layer2_out, myproject_trace_buffers[0]);
 #endif
@@ -47,12 +47,12 @@ void CCS_BLOCK(myproject)(
     nnet::trace_output<layer3_result_t, 108>(layer3_out, myproject_trace_buffers[1]);
 #endif
     // pool (Pooling2D)
-    nnet::pooling2d<layer3_result_t, layer4_result_t, config4>(layer3_out, layer4_out);
+    nnet::pooling<layer3_result_t, layer4_result_t, config4>(layer3_out, layer4_out);
 #ifndef __SYNTHESIS__
     nnet::trace_output<layer4_result_t, 27>(layer4_out, myproject_trace_buffers[2]);
 #endif
     // conv2 (Conv2D)
-    nnet::conv2d<layer4_result_t, layer5_result_t, config5>(layer4_out, layer5_out, w5, b5);
+    nnet::conv<layer4_result_t, layer5_result_t, config5>(layer4_out, layer5_out, w5, b5);
 #ifndef __SYNTHESIS__
     nnet::trace_output<layer5_result_t, 16>(layer5_out, myproject_trace_buffers[3]);
 #endif

@@ -38,12 +38,12 @@ void myproject(
     NNET_STREAM_DEPTH(layer2_out, 2)
 
     // conv1_pad (ZeroPadding2D)
-    nnet::zeropad2d_cl<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
+    nnet::zeropad<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer2_result_t, 2>, 64>(layer2_out, myproject_trace_buffers[0]);
 #endif
     // conv1 (Conv2D)
-    nnet::conv2d<nnet::array<layer2_result_t, 2>, nnet::array<layer3_result_t, 3>, config3>(layer2_out, layer3_out, w3, b3);
+    nnet::conv<nnet::array<layer2_result_t, 2>, nnet::array<layer3_result_t, 3>, config3>(layer2_out, layer3_out, w3, b3);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer3_result_t, 3>, 36>(layer3_out, myproject_trace_buffers[1]);
 #endif
@@ -53,12 +53,12 @@ void myproject(
     nnet::trace_stream<nnet::array<layer4_result_t, 3>, 36>(layer4_out, myproject_trace_buffers[2]);
 #endif
     // pool (Pooling2D)
-    nnet::pooling2d<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
+    nnet::pooling<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer5_result_t, 3>, 9>(layer5_out, myproject_trace_buffers[3]);
 #endif
     // conv2 (Conv2D)
-    nnet::conv2d<nnet::array<layer5_result_t, 3>, nnet::array<layer6_result_t, 4>, config6>(layer5_out, layer6_out, w6, b6);
+    nnet::conv<nnet::array<layer5_result_t, 3>, nnet::array<layer6_result_t, 4>, config6>(layer5_out, layer6_out, w6, b6);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer6_result_t, 4>, 4>(layer6_out, myproject_trace_buffers[4]);
 #endif

@@ -56,12 +56,12 @@ void CCS_BLOCK(myproject)(
     // conv1_transpose_clone (Clone)
     nnet::clone<nnet::array<layer2_result_t, 3>, nnet::array<layer3_result_t, 3>, config3>(layer2_out, layer3_out, layer3_out2);
     // conv1_pad (ZeroPadding2D)
-    nnet::zeropad2d_cl<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
+    nnet::zeropad<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer4_result_t, 3>, 36>(layer4_out, myproject_trace_buffers[1]);
 #endif
     // conv1 (Conv2D)
-    nnet::conv2d<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out, w5, b5);
+    nnet::conv<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out, w5, b5);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer5_result_t, 3>, 16>(layer5_out, myproject_trace_buffers[2]);
 #endif
@@ -76,12 +76,12 @@ void CCS_BLOCK(myproject)(
     nnet::trace_stream<nnet::array<layer7_result_t, 3>, 16>(layer7_out, myproject_trace_buffers[4]);
 #endif
     // conv2_pad (ZeroPadding2D)
-    nnet::zeropad2d_cl<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
+    nnet::zeropad<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer8_result_t, 3>, 36>(layer8_out, myproject_trace_buffers[5]);
 #endif
     // conv2 (Conv2D)
-    nnet::conv2d<nnet::array<layer8_result_t, 3>, nnet::array<layer9_result_t, 3>, config9>(layer8_out, layer9_out, w9, b9);
+    nnet::conv<nnet::array<layer8_result_t, 3>, nnet::array<layer9_result_t, 3>, config9>(layer8_out, layer9_out, w9, b9);
 #ifndef __SYNTHESIS__
     nnet::trace_stream<nnet::array<layer9_result_t, 3>, 16>(layer9_out, myproject_trace_buffers[6]);
 #endif

@@ -47,7 +47,7 @@ void myproject(
     nnet::trace_output<layer2_result_t, 48>(layer2_out, myproject_trace_buffers[0]);
 #endif
     // conv1 (Conv2D)
-    nnet::conv2d<layer2_result_t, layer3_result_t, config3>(layer2_out, layer3_out, w3, b3);
+    nnet::conv<layer2_result_t, layer3_result_t, config3>(layer2_out, layer3_out, w3, b3);
 #ifndef __SYNTHESIS__
     nnet::trace_output<layer3_result_t, 48>(layer3_out, myproject_trace_buffers[1]);
 #endif
@@ -62,7 +62,7 @@ void myproject(
     nnet::trace_output<layer5_result_t, 48>(layer5_out, myproject_trace_buffers[3]);
 #endif
     // conv2 (Conv2D)
-    nnet::conv2d<layer5_result_t, layer6_result_t, config6>(layer5_out, layer6_out, w6, b6);
+    nnet::conv<layer5_result_t, layer6_result_t, config6>(layer5_out, layer6_out, w6, b6);
 #ifndef __SYNTHESIS__
     nnet::trace_output<layer6_result_t, 48>(layer6_out, myproject_trace_buffers[4]);
 #endif

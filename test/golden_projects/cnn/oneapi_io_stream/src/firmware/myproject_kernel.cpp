@@ -32,7 +32,7 @@ static void config2_task() {
     for (unsigned e = 0; e < 36; e++) {
         layer1_out.write(layer1_out_pipe::read());
     }
-    nnet::zeropad2d_cl<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
+    nnet::zeropad<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);
     for (unsigned e = 0; e < 64; e++) {
         layer2_out_pipe::write(layer2_out.read());
     }
@@ -45,7 +45,7 @@ static void config3_task() {
     for (unsigned e = 0; e < 64; e++) {
         layer2_out.write(layer2_out_pipe::read());
     }
-    nnet::conv2d<nnet::array<layer2_result_t, 2>, nnet::array<layer3_result_t, 3>, config3>(layer2_out, layer3_out, w3, b3);
+    nnet::conv<nnet::array<layer2_result_t, 2>, nnet::array<layer3_result_t, 3>, config3>(layer2_out, layer3_out, w3, b3);
     for (unsigned e = 0; e < 36; e++) {
         layer3_out_pipe::write(layer3_out.read());
     }
@@ -71,7 +71,7 @@ static void config5_task() {
     for (unsigned e = 0; e < 36; e++) {
         layer4_out.write(layer4_out_pipe::read());
     }
-    nnet::pooling2d<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
+    nnet::pooling<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out);
     for (unsigned e = 0; e < 9; e++) {
         layer5_out_pipe::write(layer5_out.read());
     }
@@ -84,7 +84,7 @@ static void config6_task() {
     for (unsigned e = 0; e < 9; e++) {
         layer5_out.write(layer5_out_pipe::read());
     }
-    nnet::conv2d<nnet::array<layer5_result_t, 3>, nnet::array<layer6_result_t, 4>, config6>(layer5_out, layer6_out, w6, b6);
+    nnet::conv<nnet::array<layer5_result_t, 3>, nnet::array<layer6_result_t, 4>, config6>(layer5_out, layer6_out, w6, b6);
     for (unsigned e = 0; e < 4; e++) {
         layer6_out_pipe::write(layer6_out.read());
     }

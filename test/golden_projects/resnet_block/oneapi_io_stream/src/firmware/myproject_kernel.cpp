@@ -72,7 +72,7 @@ static void config4_task() {
     for (unsigned e = 0; e < 16; e++) {
         layer3_out.write(layer3_out_pipe::read());
     }
-    nnet::zeropad2d_cl<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
+    nnet::zeropad<nnet::array<layer3_result_t, 3>, nnet::array<layer4_result_t, 3>, config4>(layer3_out, layer4_out);
     for (unsigned e = 0; e < 36; e++) {
         layer4_out_pipe::write(layer4_out.read());
     }
@@ -85,7 +85,7 @@ static void config5_task() {
     for (unsigned e = 0; e < 36; e++) {
         layer4_out.write(layer4_out_pipe::read());
     }
-    nnet::conv2d<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out, w5, b5);
+    nnet::conv<nnet::array<layer4_result_t, 3>, nnet::array<layer5_result_t, 3>, config5>(layer4_out, layer5_out, w5, b5);
     for (unsigned e = 0; e < 16; e++) {
         layer5_out_pipe::write(layer5_out.read());
     }
@@ -124,7 +124,7 @@ static void config8_task() {
     for (unsigned e = 0; e < 16; e++) {
         layer7_out.write(layer7_out_pipe::read());
     }
-    nnet::zeropad2d_cl<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
+    nnet::zeropad<nnet::array<layer7_result_t, 3>, nnet::array<layer8_result_t, 3>, config8>(layer7_out, layer8_out);
     for (unsigned e = 0; e < 36; e++) {
         layer8_out_pipe::write(layer8_out.read());
     }
@@ -137,7 +137,7 @@ static void config9_task() {
     for (unsigned e = 0; e < 36; e++) {
         layer8_out.write(layer8_out_pipe::read());
     }
-    nnet::conv2d<nnet::array<layer8_result_t, 3>, nnet::array<layer9_result_t, 3>, config9>(layer8_out, layer9_out, w9, b9);
+    nnet::conv<nnet::array<layer8_result_t, 3>, nnet::array<layer9_result_t, 3>, config9>(layer8_out, layer9_out, w9, b9);
     for (unsigned e = 0; e < 16; e++) {
         layer9_out_pipe::write(layer9_out.read());
     }
