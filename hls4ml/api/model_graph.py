@@ -16,8 +16,7 @@ from hls4ml.estimate import Estimate, estimate_model
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, Tensor, format_graph
-from hls4ml.model.kinds import Kind
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS, Kind
 from hls4ml.model.passes import PassContext
 from hls4ml.model.types import IntegerPrecisionType
 from hls4ml.model.verify import verify

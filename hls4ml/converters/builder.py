@@ -36,14 +36,15 @@ from hls4ml.model.kinds import (
     CONVOLUTIONS,
     DEPTHWISE_CONV_OF_RANK,
     GLOBAL_POOLING_OF_RANK,
+    LAYER_KINDS,
     POOLING_OF_RANK,
     ROUTER_OUTPUTS,
     SOFT_TOPK_MODES,
     TOPK_OUTPUTS,
     ZERO_PADDING_OF_RANK,
     Kind,
+    KindRecord,
 )
-from hls4ml.model.layers import LAYER_KINDS
 from hls4ml.model.names import NameTable
 from hls4ml.model.reference.soft_topk import strength_exponent
 from hls4ml.model.shape_rules import window_output
@@ -589,7 +590,7 @@ class GraphBuilder:
     def _emit(
         self,
         origin: Origin,
-        kind: Kind,
+        kind: KindRecord,
         inputs: list[str],
         name: str | None = None,
         weights: dict[str, np.ndarray] | None = None,

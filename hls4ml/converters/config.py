@@ -10,7 +10,7 @@ from typing import Any
 
 from hls4ml.backends import get_backend, script_values
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS
+from hls4ml.model.kinds import IMPLEMENTATIONS, LAYER_KINDS
 from hls4ml.model.names import check_project_name
 from hls4ml.model.types import parse_precision
 

@@ -21,7 +21,7 @@ from hls4ml.estimate.model import Target, buffer_row, fifo_rows, layer_row
 from hls4ml.estimate.primitives import ZERO
 from hls4ml.estimate.result import Estimate, LayerEstimate
 from hls4ml.estimate.schedule import parallel_totals, stream_totals
-from hls4ml.model.layers import is_port
+from hls4ml.model.kinds import is_port
 
 __all__ = ['Estimate', 'LayerEstimate', 'estimate_model']
 

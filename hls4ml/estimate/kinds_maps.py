@@ -27,7 +27,9 @@ from hls4ml.estimate.primitives import (
     raw_values,
     tree_levels,
 )
+from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.reference.resom import ResomTypes, layer_setup
 from hls4ml.model.reference.som import ActivityTable
 
@@ -162,6 +164,7 @@ def combine_stage(cost: Cost, ctx: RuleContext, layer: Layer, units: int, types:
     return top + ctx.multiply_ns(multipliers) + ctx.add_ns(remainder_bits) + division
 
 
+@estimator_rule(Kind.RESOM)
 def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Both SOM stages and activities, `iterations` unrolled rounds (lateral products, normalising
     divisions, winner scans), the global winner and the output; one region pipelined at II = RF."""

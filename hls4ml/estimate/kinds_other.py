@@ -27,8 +27,9 @@ from hls4ml.estimate.primitives import (
     tree_levels,
     width_of,
 )
+from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import GLOBAL_POOLINGS, TABLE_ACTIVATIONS, Kind
+from hls4ml.model.kinds import GLOBAL_POOLINGS, POOLINGS, TABLE_ACTIVATIONS, Kind
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.reference.som import activity_table
@@ -49,6 +50,7 @@ def table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tup
     return memories, in_block_ram(bits)
 
 
+@estimator_rule(Kind.ACTIVATION, Kind.UNARY_LUT, Kind.PARAMETRIZED_ACTIVATION, Kind.PRELU, Kind.HARD_ACTIVATION)
 def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
     """relu-like: a sign test and a multiplexer per value; table functions: an index (a subtraction
     and a shift), two range checks and a ROM read; leaky/elu/selu/hard_sigmoid: constant products."""
@@ -91,6 +93,7 @@ def _activation_factors(layer: Layer, ctx: RuleContext, count: int) -> list[Mult
     return []
 
 
+@estimator_rule(Kind.SOFTMAX)
 def softmax(layer: Layer, ctx: RuleContext) -> LayerModel:
     """The rows of `softmax_rows`: the whole vector or rows of n_slice values."""
     count = lanes(layer, ctx)
@@ -124,6 +127,7 @@ def softmax_rows(cost: Cost, ctx: RuleContext, layer: Layer, count: int, n_slice
     return ctx.cycles(chain, read + read)
 
 
+@estimator_rule(*POOLINGS, *GLOBAL_POOLINGS)
 def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Per output value: window - 1 comparators (max) or adders (average, then a constant divider);
     io_stream adds a line buffer of pool_height - 1 rows; global pooling folds every position."""
@@ -153,6 +157,7 @@ def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
     return LayerModel(cost, latency, interval, depth, coarse=average)
 
 
+@estimator_rule(Kind.SOM)
 def som(layer: Layer, ctx: RuleContext) -> LayerModel:
     """The distances (kinds_maps.distance_stage), then, except for output 'distances', the best-unit
     scan and the output: index; coordinates (a division of the index by the column count, or a read
@@ -228,6 +233,7 @@ def som_dense(layer: Layer, ctx: RuleContext, shape: maps.MapShape) -> LayerMode
     return model
 
 
+@estimator_rule(Kind.TOPK)
 def topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     """All-pairs ranking: n(n-1)/2 comparators, n rank counters of n-1 one-bit votes, then the
     selection (k one-hot multiplexers of n values, or n rank < k tests)."""
@@ -250,6 +256,18 @@ def topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     return LayerModel(cost, latency, interval, depth, [f'{pairs} comparators (all pairs)'])
 
 
+@estimator_rule(
+    Kind.RESHAPE,
+    Kind.TRANSPOSE,
+    Kind.ZERO_PADDING1D,
+    Kind.ZERO_PADDING2D,
+    Kind.CROPPING1D,
+    Kind.CROPPING2D,
+    Kind.RESIZE,
+    Kind.RESIZE2D,
+    Kind.CONCATENATE,
+    Kind.CLONE,
+)
 def move(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Reshape, transpose, padding, cropping, upsampling, concatenation, clone: wiring in io_parallel;
     in io_stream a loop over elements, with a whole-tensor buffer (transpose) or a row (upsampling that

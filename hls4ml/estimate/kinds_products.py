@@ -18,8 +18,9 @@ import numpy as np
 from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined, stream_schedule
 from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, constant_multipliers, raw_values, tree_levels
+from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import DEPTHWISE_CONVOLUTIONS
+from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, Kind
 from hls4ml.model.passes.fifo_depths import stream_pack
 
 
@@ -131,6 +132,7 @@ def _matrix(layer: Layer, ctx: RuleContext, rows: int, cols: int, copies: int = 
     )
 
 
+@estimator_rule(Kind.DENSE)
 def dense(layer: Layer, ctx: RuleContext) -> LayerModel:
     attributes = layer.attributes
     model = matrix_model(_matrix(layer, ctx, attributes['n_in'], attributes['n_out']), ctx)
@@ -140,6 +142,7 @@ def dense(layer: Layer, ctx: RuleContext) -> LayerModel:
     return model
 
 
+@estimator_rule(*CONVOLUTIONS)
 def convolution(layer: Layer, ctx: RuleContext) -> LayerModel:
     """io_parallel: pixel groups of PF pixels in sequence; io_stream: one input pixel per RF cycles
     through a line buffer, all products of one output pixel unrolled (PF and strategy unused)."""
@@ -197,6 +200,7 @@ def per_channel_multipliers(layer: Layer, ctx: RuleContext, weight: str, var: st
     return constant_multipliers([factors[i % len(factors)] for i in range(count)], data_bits)
 
 
+@estimator_rule(Kind.BATCH_NORMALIZATION)
 def batchnorm(layer: Layer, ctx: RuleContext) -> LayerModel:
     count = lanes(layer, ctx)
     cost = Cost()
@@ -208,6 +212,7 @@ def batchnorm(layer: Layer, ctx: RuleContext) -> LayerModel:
     return LayerModel(cost, latency, interval, depth, ['constant multipliers by the scale'])
 
 
+@estimator_rule(Kind.DOT)
 def dot(layer: Layer, ctx: RuleContext) -> LayerModel:
     n_in, rf = layer.attributes['n_in'], int(layer.attributes.get('reuse_factor', 1))
     cost = Cost()
@@ -220,6 +225,7 @@ def dot(layer: Layer, ctx: RuleContext) -> LayerModel:
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth)
 
 
+@estimator_rule(Kind.MERGE)
 def merge(layer: Layer, ctx: RuleContext) -> LayerModel:
     count, operation = lanes(layer, ctx), layer.attributes.get('op', 'add')
     result = ctx.type_bits(layer, 'result')

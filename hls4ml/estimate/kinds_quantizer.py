@@ -10,10 +10,13 @@ from __future__ import annotations
 from hls4ml.estimate.context import LayerModel, RuleContext
 from hls4ml.estimate.kinds_products import lanes, schedule
 from hls4ml.estimate.primitives import Cost, Range, width_of
+from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.quantizer import kernel_constants, triples_of
 
 
+@estimator_rule(Kind.FIXED_POINT_QUANTIZER)
 def quantizer(layer: Layer, ctx: RuleContext) -> LayerModel:
     triples = triples_of(layer)
     count = lanes(layer, ctx)

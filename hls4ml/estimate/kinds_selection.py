@@ -30,7 +30,9 @@ from hls4ml.estimate.primitives import (
     raw_values,
     tree_levels,
 )
+from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants
 from hls4ml.model.types import FixedPrecisionType
 
@@ -44,6 +46,7 @@ def _ranking_ns(ctx: RuleContext, n: int, bits: int) -> Range:
     return ctx.compare_ns(bits) + ctx.add_ns(index_bits(n), tree_levels(n))
 
 
+@estimator_rule(Kind.SOFT_TOPK)
 def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     attributes = layer.attributes
     n, k, iterations = attributes['n_in'], attributes['k'], int(attributes['iterations'])
@@ -105,6 +108,7 @@ def _soft_topk_constants(
     return multipliers
 
 
+@estimator_rule(Kind.ROUTER)
 def router(layer: Layer, ctx: RuleContext) -> LayerModel:
     attributes = layer.attributes
     n, k = attributes['n_in'], attributes['k']
@@ -142,6 +146,7 @@ def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer) -> tuple[Range, Ra
     return chain, ctx.read_cycles(block_ram).scale(2)
 
 
+@estimator_rule(Kind.EXPERT_CHOICE_ROUTER)
 def expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
     """io_parallel: the stable softmax of the n_tokens rows, then per expert the all-pairs rank of its
     column (n_tokens (n_tokens - 1) / 2 comparators) and n_tokens tests rank < capacity."""

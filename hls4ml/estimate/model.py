@@ -1,15 +1,16 @@
 """The rule of every layer kind, in one table, and the rows they give on one target.
 
 How to add a kind: write `rule(layer, ctx) -> LayerModel` next to its relatives (`kinds_*.py`,
-following the kernel's loops), register it in `RULES` (test/unit/test_kind_records.py fails for a kind
-without one), and add a hand-computed test in test/unit/estimate/. A layer whose rule cannot read it
-gets a 'not modelled' row, never an error (docs/adding-a-layer.md).
+following the kernel's loops) under `@estimator_rule(Kind.X)` (`rules.py`; test/unit/test_kind_records.py
+fails for a kind without one), and add a hand-computed test in test/unit/estimate/. A layer whose rule
+cannot read it gets a 'not modelled' row, never an error (docs/adding-a-layer.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from hls4ml.backends.devices import Family
 from hls4ml.estimate import kinds_maps as maps
@@ -21,60 +22,13 @@ from hls4ml.estimate.context import LayerModel, RuleContext
 from hls4ml.estimate.mapping import bit_operations, map_cost
 from hls4ml.estimate.primitives import ZERO, Cost, Memory, Range
 from hls4ml.estimate.result import LayerEstimate
+from hls4ml.estimate.rules import REGISTERED, Rule
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import Kind
 from hls4ml.model.passes.fifo_depths import stream_pack
 
-Rule = Callable[[Layer, RuleContext], LayerModel]
-
-RULES: dict[str, Rule] = {  # every kind but the ports (a port is not a circuit)
-    # matrix products
-    Kind.DENSE: products.dense,
-    Kind.CONV1D: products.convolution,
-    Kind.CONV2D: products.convolution,
-    Kind.DEPTHWISE_CONV1D: products.convolution,
-    Kind.DEPTHWISE_CONV2D: products.convolution,
-    Kind.DOT: products.dot,
-    # element-wise arithmetic
-    Kind.BATCH_NORMALIZATION: products.batchnorm,
-    Kind.MERGE: products.merge,
-    Kind.FIXED_POINT_QUANTIZER: quantizer.quantizer,
-    # activations
-    Kind.ACTIVATION: other.activation,
-    Kind.UNARY_LUT: other.activation,
-    Kind.PARAMETRIZED_ACTIVATION: other.activation,
-    Kind.PRELU: other.activation,
-    Kind.HARD_ACTIVATION: other.activation,
-    Kind.SOFTMAX: other.softmax,
-    # pooling
-    Kind.POOLING1D: other.pooling,
-    Kind.POOLING2D: other.pooling,
-    Kind.GLOBAL_POOLING1D: other.pooling,
-    Kind.GLOBAL_POOLING2D: other.pooling,
-    # selection and maps
-    Kind.SOM: other.som,
-    Kind.RESOM: maps.resom,
-    Kind.TOPK: other.topk,
-    Kind.SOFT_TOPK: selection.soft_topk,
-    Kind.ROUTER: selection.router,
-    Kind.EXPERT_CHOICE_ROUTER: selection.expert_choice,
-    # moving values
-    **dict.fromkeys(
-        (
-            Kind.RESHAPE,
-            Kind.TRANSPOSE,
-            Kind.ZERO_PADDING1D,
-            Kind.ZERO_PADDING2D,
-            Kind.CROPPING1D,
-            Kind.CROPPING2D,
-            Kind.RESIZE,
-            Kind.RESIZE2D,
-            Kind.CONCATENATE,
-            Kind.CLONE,
-        ),
-        other.move,
-    ),
-}
+# every module with @estimator_rule functions; importing them fills the table
+RULE_MODULES = (maps, other, products, quantizer, selection)
+RULES: Mapping[str, Rule] = MappingProxyType(REGISTERED)  # every kind but the ports (a port is not a circuit)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hls4ml.model.layers import IMPLEMENTATIONS, LAYER_KINDS, KindRecord
+from hls4ml.model.kinds import IMPLEMENTATIONS, LAYER_KINDS, KindRecord
 from hls4ml.model.pass_context import DEFAULT_MAXIMUM_PRECISION
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType, parse_precision
 

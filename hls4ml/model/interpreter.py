@@ -3,7 +3,7 @@ the generated firmware. It is the test oracle for `predict()` and needs no compi
 
     outputs, per_layer = interpret(hls_model, x)        # FixedArray per output and per layer
 
-Each layer runs the reference kernel its kind's record names (`layers.py`) on all its inputs.
+Each layer runs the reference kernel its kind's record names (`hls4ml/model/kinds/`) on all its inputs.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS
 
 
 def interpret(model: Any, x: Any, family: str | None = None) -> tuple[list[FixedArray], dict[str, FixedArray]]:

@@ -2,7 +2,7 @@
 
 * `Tensor`: a named value flowing between layers: shape (without the batch dimension) and
   precision type. Each tensor has exactly one producer.
-* `Layer`: one operation. `kind` names one of `hls4ml.model.kinds.Kind` (records: `layers.py`); `attributes` hold
+* `Layer`: one operation. `kind` is the name of one of `hls4ml.model.kinds.Kind`'s records; `attributes` hold
   the kind's parameters (`n_in`, `activation`, ...), `weights` the framework's float arrays, and
   `types` the precision of each typed variable (`result`, `accum`, `weight`, `bias`, `table`, ...).
 * `Graph`: layers in topological order plus the tensors and the model's inputs and outputs.

@@ -24,8 +24,7 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds import Kind
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS, Kind
 from hls4ml.model.types import FixedPrecisionType
 
 GUARD_BITS = 16

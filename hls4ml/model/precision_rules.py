@@ -1,7 +1,9 @@
-"""The precision rule of each layer kind: how `infer_precision` replaces its 'auto' types.
+"""What the precision rules of the layer kinds share: how `infer_precision` replaces 'auto' types.
 
 A rule `rule(graph, layer, context)` sets the concrete types of one layer from its input types, its
-(quantized) weights and its attributes; the layer's record (`hls4ml/model/layers.py`) names it. Types
+(quantized) weights and its attributes; each kind's record (its block in `hls4ml/model/kinds/`) names
+its rule, written in the block unless several kinds share it (then it is here, or, for the maps, in
+`precision_maps.py`). Types
 a rule leaves 'auto' get the default precision afterwards, so `keep_config` (no rule of its own) is a
 valid rule. Accumulators and results of products are made overflow-free from the actual weights and
 the input range (`infer_precision.py` says why); `clamped` applies the `maximum` cap.
@@ -15,15 +17,9 @@ import numpy as np
 
 from hls4ml.model.fixed import quantize, result_type
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds import GLOBAL_POOLINGS
 from hls4ml.model.pass_context import PassContext
-from hls4ml.model.quantizer import container_type, triples_of
-from hls4ml.model.tables import SELU_SCALE
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType
 
-BOUNDED_TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softsign')
-BIPOLAR_TYPE = FixedPrecisionType(2, 2, True)  # the smallest type holding -1 and +1 exactly
-POOL_PADS = ('pad_top', 'pad_bottom', 'pad_left', 'pad_right')
 SAFETY = 1 + 2.0**-40  # float sums of many products may round down; keep the bound an upper bound
 
 
@@ -100,7 +96,7 @@ def quantized_weights(layer: Layer, name: str) -> np.ndarray:
     )
 
 
-def _affine(graph: Graph, layer: Layer, context: PassContext, factor: str, summed: bool) -> None:
+def affine_types(graph: Graph, layer: Layer, context: PassContext, factor: str, summed: bool) -> None:
     """Overflow-free types for y_j = sum_i x_i * factor_ij + bias_j (Dense, `summed`) or for
     y_j = x_j * factor_j + bias_j (BatchNormalization)."""
     fit_weights(layer, (factor, 'bias'), context)
@@ -120,55 +116,10 @@ def _affine(graph: Graph, layer: Layer, context: PassContext, factor: str, summe
     set_sum_types(layer, sum_type(fraction, bound, signed, context))
 
 
-def dense(graph: Graph, layer: Layer, context: PassContext) -> None:
-    _affine(graph, layer, context, 'weight', summed=True)
-
-
-def batchnorm(graph: Graph, layer: Layer, context: PassContext) -> None:
-    _affine(graph, layer, context, 'scale', summed=False)
-
-
 def set_sum_types(layer: Layer, inferred: FixedPrecisionType) -> None:
     for var in ('accum', 'result'):
         if var in layer.types and is_auto(layer.types[var]):
             layer.types[var] = inferred
-
-
-def activation(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """Bounded table functions output table values exactly, bipolar its -1 and +1; relu and linear
-    keep their input type when a quantization-aware frontend marks them `exact_result` (their input
-    is exact and a quantizer reads them); the rest take the default precision (as in hls4ml), which
-    also stops widths growing from layer to layer."""
-    activation = layer.attributes['activation']
-    source = input_fixed(graph, layer, context)
-    exact = layer.attributes.get('exact_result') and activation in ('relu', 'linear')
-    if is_auto(layer.types['result']) and exact and source is not None:
-        layer.types['result'] = source
-    if is_auto(layer.types['result']) and activation == 'bipolar':
-        layer.types['result'] = BIPOLAR_TYPE
-    if is_auto(layer.types['result']) and activation in BOUNDED_TABLE_ACTIVATIONS and not is_auto(layer.types['table']):
-        layer.types['result'] = layer.types['table']
-    if activation == 'selu':  # the kernel multiplies positive inputs by the SELU scale, held in param_t
-        layer.types['param'] = fitted_type(np.array([SELU_SCALE]), default_width(context))
-
-
-def parametrized(graph: Graph, layer: Layer, context: PassContext) -> None:
-    if is_auto(layer.types['param']):
-        layer.types['param'] = fitted_type(np.array([layer.attributes['activ_param']]), default_width(context))
-    source = input_fixed(graph, layer, context)
-    if layer.attributes['activation'] == 'thresholded_relu' and is_auto(layer.types['result']) and source is not None:
-        layer.types['result'] = source
-
-
-def prelu(graph: Graph, layer: Layer, context: PassContext) -> None:
-    if is_auto(layer.types['param']):
-        layer.types['param'] = fitted_type(layer.weights['alpha'], default_width(context))
-
-
-def hard_activation(graph: Graph, layer: Layer, context: PassContext) -> None:
-    if is_auto(layer.types['param']):
-        values = np.array([layer.attributes['slope'], layer.attributes['shift']])
-        layer.types['param'] = fitted_type(values, default_width(context))
 
 
 def copy_input(graph: Graph, layer: Layer, context: PassContext) -> None:
@@ -179,36 +130,16 @@ def copy_input(graph: Graph, layer: Layer, context: PassContext) -> None:
             layer.types[var] = source
 
 
-def pooling(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """Max keeps the input type; an average sums up to `window` values exactly before dividing. When
-    every window counts the same power of two 2^k of inputs (no padding), the sum also gets k more
-    fraction bits and an 'auto' result keeps them, so the average is exact; else the result is the
-    input type (the quotient truncated to its LSB, as in hls4ml)."""
-    source = input_fixed(graph, layer, context)
-    if source is None:
-        return
-    if layer.attributes['pool_op'] == 'average' and is_auto(layer.types['accum']):
-        prefix = 'in_' if layer.kind in GLOBAL_POOLINGS else 'pool_'
-        window = math.prod(layer.attributes.get(prefix + axis, 1) for axis in ('height', 'width'))
-        extra = math.ceil(math.log2(window)) if window > 1 else 0
-        padded = any(layer.attributes.get(name, 0) for name in POOL_PADS)
-        shift = extra if window == 2**extra and not padded else 0
-        layer.types['accum'] = clamped(source.width + extra + shift, source.integer + extra, source.signed, context)
-        if shift and is_auto(layer.types['result']):
-            layer.types['result'] = clamped(source.width + shift, source.integer, source.signed, context)
-    copy_input(graph, layer, context)
-
-
-def _two_input_types(graph: Graph, layer: Layer) -> tuple[FixedPrecisionType, FixedPrecisionType] | None:
+def two_input_types(graph: Graph, layer: Layer) -> tuple[FixedPrecisionType, FixedPrecisionType] | None:
     first, second = graph.input_type(layer, 0), graph.input_type(layer, 1)
     if isinstance(first, FixedPrecisionType) and isinstance(second, FixedPrecisionType):
         return first, second
     return None
 
 
-def merge(graph: Graph, layer: Layer, context: PassContext) -> None:
+def merge_types(graph: Graph, layer: Layer, context: PassContext) -> None:
     """Exact result types of the element-wise operations (the halving of an average is exact too)."""
-    operands = _two_input_types(graph, layer)
+    operands = two_input_types(graph, layer)
     if operands is None or not is_auto(layer.types['result']):
         return
     operation = layer.attributes.get('op', 'union')
@@ -217,53 +148,6 @@ def merge(graph: Graph, layer: Layer, context: PassContext) -> None:
     if operation == 'average':
         exact = FixedPrecisionType(exact.width + 1, exact.integer, exact.signed)
     layer.types['result'] = clamped(exact.width, exact.integer, exact.signed, context)
-
-
-def dot(graph: Graph, layer: Layer, context: PassContext) -> None:
-    operands = _two_input_types(graph, layer)
-    if operands is None:
-        return
-    first, second = operands
-    bound = layer.attributes['n_in'] * magnitude(first) * magnitude(second)
-    set_sum_types(layer, sum_type(first.fractional + second.fractional, bound, first.signed or second.signed, context))
-
-
-def quantizer(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """A heterogeneous quantizer's result is the exact container of its triples."""
-    if is_auto(layer.types['result']):
-        layer.types['result'] = container_type(triples_of(layer))
-
-
-def topk(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """Selected values keep the input type; indices an unsigned integer type holding n_in - 1; mask 0/1."""
-    if not is_auto(layer.types['result']):
-        return
-    output = layer.attributes['output']
-    if output == 'indices':
-        layer.types['result'] = unsigned_integer(layer.attributes['n_in'] - 1)
-    elif output == 'mask':
-        layer.types['result'] = unsigned_integer(1)
-    else:
-        copy_input(graph, layer, context)
-
-
-def soft_topk(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """The mask: ufixed<F+1,1> with F = the input's fraction bits + log2(1/l), within 8..24 (the ramp's
-    natural resolution); by magnitude: the input's integer bits and 4 more fraction bits."""
-    source = input_fixed(graph, layer, context)
-    if source is None or not is_auto(layer.types['result']):
-        return
-    if layer.attributes['mode'] == 'mask':
-        fraction = min(max(source.fractional - round(math.log2(layer.attributes['l'])), 8), 24)
-        layer.types['result'] = FixedPrecisionType(fraction + 1, 1, False)
-    else:
-        layer.types['result'] = FixedPrecisionType(source.width + 4, source.integer, source.signed)
-
-
-def router(graph: Graph, layer: Layer, context: PassContext) -> None:
-    """Expert indices: an unsigned integer type holding n_in - 1; gates keep the default (as softmax)."""
-    if is_auto(layer.types['result']) and layer.attributes['output'] == 'indices':
-        layer.types['result'] = unsigned_integer(layer.attributes['n_in'] - 1)
 
 
 def unsigned_integer(largest: int) -> FixedPrecisionType:

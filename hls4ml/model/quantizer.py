@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import Kind
 from hls4ml.model.types import FixedPrecisionType, RoundingMode
 
 OVERFLOW_MODES = ('WRAP', 'SAT', 'SAT_SYM')
@@ -144,19 +143,3 @@ def period(values: list[np.ndarray], channels: int) -> int:
         if all(np.all(row == row[0]) for row in rows):
             return channels
     return size
-
-
-def quantizer_layer(
-    name: str, source: str, triples: tuple[np.ndarray, np.ndarray, np.ndarray], modes: tuple[str, str], channels: int
-) -> Layer:
-    """A FixedPointQuantizer layer reading tensor `source`, from per-element (k, i, f) arrays of the
-    flattened channels-last tensor (stored per channel or once when they repeat so)."""
-    rounding, overflow = modes
-    if overflow not in OVERFLOW_MODES:
-        raise ValueError(f'overflow mode {overflow!r} is not supported ({", ".join(OVERFLOW_MODES)})')
-    RoundingMode.from_string(rounding)
-    flat = [np.asarray(array, dtype=np.float64).reshape(-1) for array in triples]
-    n_params = period(flat, channels)
-    weights = {key: array[:n_params].copy() for key, array in zip(PARAMETERS, flat, strict=True)}
-    attributes = {'n_in': flat[0].size, 'n_params': n_params, 'rounding': rounding, 'overflow': overflow}
-    return Layer(name, Kind.FIXED_POINT_QUANTIZER, [source], [name], attributes, weights)

@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds import RESOM_COMBINES, RESOM_DISTANCES, RESOM_OUTPUTS, RESOM_SOURCES, Kind
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS, RESOM_COMBINES, RESOM_DISTANCES, RESOM_OUTPUTS, RESOM_SOURCES, Kind
 
 ALIASES = {'euclidean': 'squared_euclidean'}
 

@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds import SOM_DISTANCES, SOM_OUTPUTS, SOM_TOPOLOGIES, Kind
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS, SOM_DISTANCES, SOM_OUTPUTS, SOM_TOPOLOGIES, Kind
 
 MINISOM_DISTANCES = {
     '_euclidean_distance': 'squared_euclidean',  # same BMU as the Euclidean distance, no square root

@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS
 from hls4ml.model.types import FixedPrecisionType
 
 IDENTIFIER = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')

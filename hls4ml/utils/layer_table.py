@@ -9,7 +9,7 @@ from hls4ml.backends import get_available_backends, get_backend
 from hls4ml.backends.base import IO_TYPES
 from hls4ml.converters.keras.handlers import PRODUCES, REMOVED
 from hls4ml.model.config import STRATEGIES
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS
 
 
 def _backends() -> list:

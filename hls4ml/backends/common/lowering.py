@@ -14,9 +14,10 @@ import numpy as np
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.lowering_som import lower_som_lookup, lower_som_scores
 from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import TABLE_ACTIVATIONS
+from hls4ml.model.kinds import TABLE_ACTIVATIONS, Kind
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -25,6 +26,7 @@ def literal(value: float) -> str:
     return repr(float(value))
 
 
+@lowering(Kind.DENSE, stream='nnet_dense_stream.h')
 def lower_dense(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_dense.h', 'nnet::dense_config', 'nnet::dense')
     attributes = layer.attributes
@@ -44,6 +46,7 @@ def lower_dense(layer: Layer, context: LoweringContext) -> LayerImpl:
     return impl
 
 
+@lowering(Kind.BATCH_NORMALIZATION, stream='nnet_activation_stream.h')
 def lower_batchnorm(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_batchnorm.h', 'nnet::batchnorm_config', 'nnet::normalize')
     impl.statics += [
@@ -69,6 +72,7 @@ def _activation_impl(layer: Layer, context: LoweringContext, function: str, head
     return impl
 
 
+@lowering(Kind.ACTIVATION, stream='nnet_activation_stream.h')
 def lower_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
     activation = layer.attributes['activation']
     if activation in TABLE_ACTIVATIONS:
@@ -77,11 +81,13 @@ def lower_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
     return _activation_impl(layer, context, activation, 'nnet_activation.h')
 
 
+@lowering(Kind.UNARY_LUT, stream='nnet_activation_stream.h')
 def lower_unary_lut(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = _activation_impl(layer, context, 'unary_lut', 'nnet_activation_table.h')
     return lower_table_activation(layer, context, impl, 'unary_lut')
 
 
+@lowering(Kind.PARAMETRIZED_ACTIVATION, stream='nnet_activation_stream.h')
 def lower_parametrized(layer: Layer, context: LoweringContext) -> LayerImpl:
     activation = layer.attributes['activation']
     if activation == 'elu':
@@ -93,24 +99,28 @@ def lower_parametrized(layer: Layer, context: LoweringContext) -> LayerImpl:
     return impl
 
 
+@lowering(Kind.PRELU, stream='nnet_activation_stream.h')
 def lower_prelu(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = _activation_impl(layer, context, 'prelu', 'nnet_activation.h')
     impl.arguments.append(context.array(impl, layer, 'a', 'alpha', 'param'))
     return impl
 
 
+@lowering(Kind.HARD_ACTIVATION, stream='nnet_activation_stream.h')
 def lower_hard_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = _activation_impl(layer, context, 'hard_sigmoid', 'nnet_activation.h')
     impl.arguments += [literal(layer.attributes['slope']), literal(layer.attributes['shift'])]
     return impl
 
 
+@lowering(Kind.SOFTMAX, stream='nnet_activation_stream.h')
 def lower_softmax_layer(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_softmax.h', 'nnet::softmax_config', 'nnet::softmax')
     impl.statics.append(('unsigned', 'io_type', context.io_type))
     return lower_softmax(layer, context, impl)
 
 
+@lowering(Kind.TOPK, stream='nnet_topk_stream.h')
 def lower_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_topk.h', 'nnet::topk_config', 'nnet::topk')
     attributes = layer.attributes
@@ -125,6 +135,7 @@ def lower_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
     return impl
 
 
+@lowering(Kind.SOM, stream='nnet_som_stream.h')
 def lower_som(layer: Layer, context: LoweringContext) -> LayerImpl:
     """Codebook and labels as constant arrays; without output 'label' the labels are zeros (unused).
     Implementation 'dense': nnet::som_dense with the transposed codebook and biases (`lower_som_scores`)."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.quantizer import kernel_constants, triples_of
 
 # the tables each kernel reads, in argument order, and the config typedef each is stored in
@@ -14,6 +16,7 @@ WRAP_TABLES = (('scale', 'scale'), ('lsb', 'lsb'), ('low', 'rounded'), ('modulus
 PREFIXES = {'scale': 'qs', 'lsb': 'ql', 'low': 'qlo', 'high': 'qhi', 'modulus': 'qm', 'inverse': 'qi'}
 
 
+@lowering(Kind.FIXED_POINT_QUANTIZER, stream='nnet_quantizer_stream.h')
 def lower_quantizer(layer: Layer, context: LoweringContext) -> LayerImpl:
     triples = triples_of(layer)
     wrap = triples.overflow == 'WRAP'

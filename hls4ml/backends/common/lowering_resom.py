@@ -7,7 +7,9 @@ import numpy as np
 
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.reference.resom import layer_setup
 from hls4ml.model.types import FixedPrecisionType
 
@@ -23,6 +25,7 @@ def _array(impl: LayerImpl, context: LoweringContext, layer: Layer, name: str, v
     return array_name
 
 
+@lowering(Kind.RESOM, stream='nnet_resom_stream.h')
 def lower_resom(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_resom.h', 'nnet::resom_config', 'nnet::resom')
     attributes = layer.attributes

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl
+from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import DEPTHWISE_CONVOLUTIONS, GLOBAL_POOLINGS
+from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, GLOBAL_POOLINGS, POOLINGS
 
 GEOMETRY = (
     'in_height',
@@ -47,6 +48,7 @@ def _rank(layer: Layer) -> str:
     return '2d' if 'in_height' in layer.attributes else '1d'
 
 
+@lowering(*CONVOLUTIONS, stream='nnet_conv_stream.h')
 def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
     depthwise = layer.kind in DEPTHWISE_CONVOLUTIONS
     name = f'{"depthwise_" if depthwise else ""}conv{_rank(layer)}'
@@ -68,6 +70,7 @@ def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
     return impl
 
 
+@lowering(*POOLINGS, *GLOBAL_POOLINGS, stream='nnet_pooling_stream.h')
 def lower_pooling(layer: Layer, context: LoweringContext) -> LayerImpl:
     kernel = f'{"global_" if layer.kind in GLOBAL_POOLINGS else ""}pooling'
     # The config base says 1-D (height 1) or 2-D; the kernel is the same.

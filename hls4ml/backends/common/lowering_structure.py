@@ -5,6 +5,7 @@ from __future__ import annotations
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.lowering_spatial import geometry
 from hls4ml.backends.common.records import LayerImpl
+from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.types import FixedPrecisionType
@@ -22,6 +23,17 @@ MOVES: dict[str, tuple[str, str]] = {  # kind -> (kernel, config base); a 1-D ba
 HALF = FixedPrecisionType(1, 0, False)  # holds 0.5 exactly: the average's halving
 
 
+@lowering(
+    Kind.RESHAPE,
+    Kind.TRANSPOSE,
+    Kind.ZERO_PADDING1D,
+    Kind.ZERO_PADDING2D,
+    Kind.CROPPING1D,
+    Kind.CROPPING2D,
+    Kind.RESIZE,
+    Kind.RESIZE2D,
+    stream='nnet_array_stream.h',
+)
 def lower_move(layer: Layer, context: LoweringContext) -> LayerImpl:
     function, base = MOVES[layer.kind]
     if layer.kind == Kind.RESHAPE and context.io_stream:  # a stream changes its packing, not its order
@@ -46,6 +58,7 @@ def _transpose_statics(shape: tuple[int, ...], perm: tuple[int, ...]) -> list[tu
     return statics
 
 
+@lowering(Kind.DOT, Kind.MERGE, Kind.CONCATENATE, stream='nnet_merge_stream.h')
 def lower_combine(layer: Layer, context: LoweringContext) -> LayerImpl:
     if layer.kind == Kind.DOT:
         impl = context.start(layer, 'nnet_merge.h', 'nnet::dot_config', 'nnet::dot1d')
@@ -67,6 +80,7 @@ def lower_combine(layer: Layer, context: LoweringContext) -> LayerImpl:
     return impl
 
 
+@lowering(Kind.CLONE, stream='nnet_stream.h')  # a stream kernel already
 def lower_clone(layer: Layer, context: LoweringContext) -> LayerImpl:
     """io_stream fan-out: one stream read once, written to every reader's own stream."""
     impl = context.start(layer, 'nnet_stream.h', 'nnet::clone_config', 'nnet::clone')

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import emit_tables
 from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants, soft_topk_reciprocals
 from hls4ml.model.types import FixedPrecisionType
@@ -17,6 +19,7 @@ def _input_type(layer: Layer, context: LoweringContext) -> FixedPrecisionType:
     return precision
 
 
+@lowering(Kind.SOFT_TOPK, stream='nnet_softtopk_stream.h')
 def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
     """The internal types from `soft_topk_types`, l and its derived constants as doubles, the
     reciprocal table of the polish as a constant array."""
@@ -48,6 +51,7 @@ def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
     return impl
 
 
+@lowering(Kind.ROUTER, stream='nnet_router_stream.h')
 def lower_router(layer: Layer, context: LoweringContext) -> LayerImpl:
     """k, the gate normalisation and the output; the stable-softmax exp and reciprocal tables."""
     impl = context.start(layer, 'nnet_router.h', 'nnet::router_config', 'nnet::router')
@@ -66,6 +70,7 @@ def lower_router(layer: Layer, context: LoweringContext) -> LayerImpl:
     return impl
 
 
+@lowering(Kind.EXPERT_CHOICE_ROUTER, stream='nnet_router_stream.h')
 def lower_expert_choice(layer: Layer, context: LoweringContext) -> LayerImpl:
     """Rows of n_slice = n_in expert logits per token, the group's tokens and capacity; the tables of
     the stable softmax of each row."""

@@ -12,8 +12,7 @@ from hls4ml.backends.common.kinds import KIND_LOWERINGS
 from hls4ml.backends.common.quoting import cmake_argument, tcl_word, tcl_words
 from hls4ml.backends.common.records import ConstArray, LayerImpl
 from hls4ml.model.ir import Graph
-from hls4ml.model.kinds import Kind
-from hls4ml.model.layers import is_port
+from hls4ml.model.kinds import Kind, is_port
 from hls4ml.model.names import project_name_clash
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.types import FixedPrecisionType

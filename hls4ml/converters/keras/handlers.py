@@ -16,14 +16,11 @@ import numpy as np
 
 from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import ACTIVATIONS, Kind
+from hls4ml.model.kinds import ACTIVATIONS, Kind, KindRecord
 
 
 class UnsupportedLayer(ValueError):
     """A Keras layer (or one of its settings) that the compiler cannot convert."""
-
-
-ACTIVATION_KINDS = (Kind.ACTIVATION, Kind.PARAMETRIZED_ACTIVATION, Kind.HARD_ACTIVATION, Kind.SOFTMAX)
 
 
 @dataclass
@@ -40,7 +37,7 @@ class Source:
 
     def output_shape(self, layer: Layer) -> tuple[int, ...]:
         """The output shape of an IR layer this source made (its kind's shape rule)."""
-        from hls4ml.model.layers import LAYER_KINDS
+        from hls4ml.model.kinds import LAYER_KINDS
 
         return LAYER_KINDS[layer.kind].output_shape(layer, self.input_shapes)
 
@@ -48,7 +45,7 @@ class Source:
     def origin(self) -> str:
         return f"'{self.layer.name}' ({type(self.layer).__name__})"
 
-    def make(self, kind: Kind, **attributes: Any) -> Layer:
+    def make(self, kind: KindRecord, **attributes: Any) -> Layer:
         weights = attributes.pop('weights', {})
         inputs = attributes.pop('inputs', self.inputs)
         return Layer(
@@ -113,6 +110,30 @@ def input_layer(source: Source) -> list[Layer]:
     return [source.make(Kind.INPUT, inputs=[], shape=shape)]
 
 
+# the kinds `activation_layers` makes: the `produces` of every handler that calls it
+ACTIVATION_KINDS = (Kind.ACTIVATION, Kind.PARAMETRIZED_ACTIVATION, Kind.HARD_ACTIVATION, Kind.SOFTMAX)
+
+
+def activation_layers(source: Source, name: str) -> list[Layer]:
+    n_in = int(np.prod(source.input_shapes[0]))
+    if name == 'elu':  # the elu kernels take their alpha: Keras' 'elu' is alpha 1
+        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='elu', n_in=n_in, activ_param=1.0)]
+    if name in ACTIVATIONS:
+        return [source.make(Kind.ACTIVATION, activation=name, n_in=n_in)]
+    if name == 'softmax':
+        if len(source.input_shapes[0]) != 1:
+            raise UnsupportedLayer(
+                f'{source.origin}: softmax of a tensor of shape {source.input_shapes[0]} is not supported yet '
+                '(only 1-D inputs)'
+            )
+        return [source.make(Kind.SOFTMAX, n_in=n_in, axis=-1)]
+    if name == 'leaky_relu':
+        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=0.2)]
+    if name == 'hard_sigmoid':
+        return [source.make(Kind.HARD_ACTIVATION, activation='hard_sigmoid', n_in=n_in, slope=1 / 6, shift=0.5)]
+    raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
+
+
 @handles('Dense', produces=(Kind.DENSE, *ACTIVATION_KINDS))
 def dense(source: Source) -> list[Layer]:
     n_in = _features(source)
@@ -147,26 +168,6 @@ def _activation_name(source: Source, activation: Any) -> str:
     if name:
         return name
     raise UnsupportedLayer(f'{source.origin}: activation {activation!r} is not supported')
-
-
-def activation_layers(source: Source, name: str) -> list[Layer]:
-    n_in = int(np.prod(source.input_shapes[0]))
-    if name == 'elu':  # the elu kernels take their alpha: Keras' 'elu' is alpha 1
-        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='elu', n_in=n_in, activ_param=1.0)]
-    if name in ACTIVATIONS:
-        return [source.make(Kind.ACTIVATION, activation=name, n_in=n_in)]
-    if name == 'softmax':
-        if len(source.input_shapes[0]) != 1:
-            raise UnsupportedLayer(
-                f'{source.origin}: softmax of a tensor of shape {source.input_shapes[0]} is not supported yet '
-                '(only 1-D inputs)'
-            )
-        return [source.make(Kind.SOFTMAX, n_in=n_in, axis=-1)]
-    if name == 'leaky_relu':
-        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=0.2)]
-    if name == 'hard_sigmoid':
-        return [source.make(Kind.HARD_ACTIVATION, activation='hard_sigmoid', n_in=n_in, slope=1 / 6, shift=0.5)]
-    raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
 
 
 @handles('Activation', produces=ACTIVATION_KINDS)

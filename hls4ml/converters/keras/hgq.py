@@ -34,8 +34,9 @@ from hls4ml.converters.keras.handlers import (
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import CONV_OF_RANK, Kind
 from hls4ml.model.kinds import GLOBAL_POOLINGS as GLOBAL_POOLING_KINDS
+from hls4ml.model.kinds.arithmetic import quantizer_layer
 from hls4ml.model.passes.infer_precision import integer_bits
-from hls4ml.model.quantizer import OVERFLOW_MODES, container_type, quantizer_layer, triples_of
+from hls4ml.model.quantizer import OVERFLOW_MODES, container_type, triples_of
 from hls4ml.model.types import FixedPrecisionType, UnspecifiedPrecisionType
 
 FLOAT32_EXACT_BITS = 24  # a float32 sum is exact while it needs at most 24 significant bits

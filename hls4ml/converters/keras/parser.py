@@ -16,7 +16,7 @@ from hls4ml.converters.keras.router_pattern import match_routers
 from hls4ml.converters.keras.selection import router_outputs
 from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS
 from hls4ml.model.names import NameTable
 
 

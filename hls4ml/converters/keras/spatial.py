@@ -28,6 +28,7 @@ from hls4ml.model.kinds import (
     POOLING_OF_RANK,
     ZERO_PADDING_OF_RANK,
     Kind,
+    KindRecord,
 )
 from hls4ml.model.shape_rules import same_padding, window_output
 
@@ -76,7 +77,9 @@ def _check_plain_convolution(source: Source, rank: int) -> None:
         raise UnsupportedLayer(f'{source.origin}: grouped convolutions (groups={config["groups"]}) are not supported')
 
 
-def _convolution(source: Source, rank: int, kind: Kind, kernel: np.ndarray, bias: np.ndarray, filters: int) -> Layer:
+def _convolution(
+    source: Source, rank: int, kind: KindRecord, kernel: np.ndarray, bias: np.ndarray, filters: int
+) -> Layer:
     window = tuple(kernel.shape[:rank])
     strides = _tuple(source.config.get('strides', 1), rank)
     attributes = window_attributes(source, rank, window, strides)

@@ -15,7 +15,7 @@ default width with the integer bits their values need (no saturation, more fract
 from __future__ import annotations
 
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS
 from hls4ml.model.passes import DEFAULT_MAXIMUM_PRECISION, PassContext
 from hls4ml.model.precision_rules import clamped, fitted_type, integer_bits, is_auto, keep_config
 from hls4ml.model.types import FixedPrecisionType

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds import CONVOLUTIONS, Kind
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import CONVOLUTIONS, LAYER_KINDS, Kind
 from hls4ml.model.passes import PassContext
 
 PADDED_KINDS = CONVOLUTIONS

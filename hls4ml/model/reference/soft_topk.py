@@ -17,9 +17,11 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import SOFT_TOPK_MODES
 from hls4ml.model.reference.arrays import as_samples, constant, integer, select, take
 from hls4ml.model.types import FixedPrecisionType
+
+# sparse soft top-k, p = 2 (docs/topk.md): the soft mask in [0, 1], or x scaled towards 0 by magnitude
+SOFT_TOPK_MODES = ('mask', 'magnitude')
 
 RECIPROCAL_BITS = 52  # table entries are printed as doubles: at most 53 significant bits
 

@@ -32,11 +32,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
-from hls4ml.model.kinds import SOM_TOPOLOGIES
 from hls4ml.model.reference.arrays import as_samples, greater_than, integer, select, take
 from hls4ml.model.reference.dense import dense
 from hls4ml.model.shape_rules import som_dense_problem
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, parse_precision
+
+SOM_TOPOLOGIES = ('rectangular', 'hexagonal')  # hexagonal: 'coordinates' are MiniSom's Euclidean ones
 
 SIMILARITIES = ('cosine',)  # larger is closer
 HEXAGONAL_ROW_HEIGHT = math.sqrt(3) / 2  # MiniSom's Y_HEX_CONV_FACTOR
@@ -128,7 +129,7 @@ def som(
     result_type: str | PrecisionType,
     table_type: str | PrecisionType | None = None,
 ) -> FixedArray:
-    """The layer output selected by attributes['output'] (see `hls4ml.model.layers.SOM_OUTPUTS`);
+    """The layer output selected by attributes['output'] (see `hls4ml.model.kinds.SOM_OUTPUTS`);
     `table_type`: the activity table's type (output 'activities'). With attributes['implementation']
     'dense', accum_type is the scores' type."""
     if attributes.get('implementation', 'distance') == 'dense':

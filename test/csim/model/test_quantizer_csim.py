@@ -14,7 +14,7 @@ from hls4ml.model.fixed import quantize
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.quantizer import quantizer_layer
+from hls4ml.model.kinds.arithmetic import quantizer_layer
 from hls4ml.model.types import FixedPrecisionType
 
 pytestmark = pytest.mark.csim

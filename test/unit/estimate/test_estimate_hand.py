@@ -157,7 +157,7 @@ def test_io_stream_conv_keeps_a_line_buffer_and_streams_every_pixel() -> None:
 def _quantizer_model(triples: tuple, overflow: str):
     """x (fixed<12,4>, 4 values) -> FixedPointQuantizer 'q' (RND, `overflow`) with per-element triples."""
     from hls4ml.model.ir import Graph, Layer
-    from hls4ml.model.quantizer import quantizer_layer
+    from hls4ml.model.kinds.arithmetic import quantizer_layer
     from hls4ml.model.types import FixedPrecisionType
     from hls4ml.utils.config import create_config
 

@@ -16,7 +16,7 @@ from hls4ml.estimate.context import RuleContext
 from hls4ml.estimate.model import RULES
 from hls4ml.estimate.primitives import Memory, Multiplier, Range
 from hls4ml.model.graph import ModelGraph
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS
 from hls4ml.model.reference.soft_topk import layer_soft_topk_types
 from hls4ml.model.reference.som import activity_table
 from hls4ml.utils.config import config_from_graph, create_config

@@ -9,13 +9,13 @@ import pytest
 from quantizer_definition import ROUNDINGS, definition
 
 from hls4ml.model.fixed import quantize
+from hls4ml.model.kinds.arithmetic import quantizer_layer
 from hls4ml.model.quantizer import (
     Triples,
     container_type,
     feeding_type,
     kernel_constants,
     period,
-    quantizer_layer,
     triples_of,
 )
 from hls4ml.model.reference.quantizer import fixed_point_quantizer

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from hls4ml.converters.keras.handlers import HANDLERS, PRODUCES
-from hls4ml.model.layers import LAYER_KINDS
+from hls4ml.model.kinds import LAYER_KINDS
 from hls4ml.utils.layer_table import layer_table
 
 DOCS = Path(__file__).resolve().parents[3] / 'docs' / 'layers.md'

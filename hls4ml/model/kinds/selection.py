@@ -1,0 +1,170 @@
+"""Selection: hard top-k, sparse soft top-k and the mixture-of-experts routers (docs/topk.md,
+docs/moe.md). Each kind is one block of `Selection`: its rules, its reference kernel, its record."""
+
+from __future__ import annotations
+
+import math
+
+from hls4ml.model import reference
+from hls4ml.model import shape_rules as shapes
+from hls4ml.model.fixed import FixedArray
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds.activations import DEFAULT_SOFTMAX_PRECISION
+from hls4ml.model.kinds.record import COMMON_KEYS, RESULT_ONLY, KindRecord, fixed_input_type
+from hls4ml.model.pass_context import PassContext
+from hls4ml.model.precision_rules import copy_input, input_fixed, is_auto, keep_config, unsigned_integer
+from hls4ml.model.reference.soft_topk import SOFT_TOPK_MODES, layer_soft_topk_types
+from hls4ml.model.tables import TableSpec, softmax_tables
+from hls4ml.model.types import FixedPrecisionType
+
+# hard top-k: what the one output tensor holds (docs/topk.md); 'masked' is x where selected, 0 elsewhere
+TOPK_OUTPUTS = ('values', 'indices', 'mask', 'masked')
+# token-choice MoE router (docs/moe.md): dense gates (n_in, 0 where not routed), the k gates, their experts
+ROUTER_OUTPUTS = ('gates', 'weights', 'indices')
+ROUTER_TYPES = {
+    'result': 'auto',
+    'exp_table': DEFAULT_SOFTMAX_PRECISION,
+    'inv_table': DEFAULT_SOFTMAX_PRECISION,
+    'accum': DEFAULT_SOFTMAX_PRECISION,
+}
+
+
+def router_tables(layer: Layer, source: FixedPrecisionType) -> dict[str, TableSpec]:
+    """The stable softmax's tables over the k kept logits (renormalize) or all n_in of them."""
+    attributes, types = layer.attributes, layer.types
+    n_values = attributes['k'] if attributes.get('renormalize') else attributes['n_in']
+    size = attributes.get('table_size', 1024)
+    exp_spec, inv_spec = softmax_tables(
+        source, types['exp_table'], types['inv_table'], types['accum'], n_values, size, 'stable'
+    )
+    return {'exp_': exp_spec, 'inv_': inv_spec}
+
+
+class Selection:
+    """The selection kinds (`Kind` inherits them)."""
+
+    # ---- TopK: the k largest (magnitude: by |x|; largest False: the k smallest); lower index wins ----
+
+    @staticmethod
+    def _topk_types(graph: Graph, layer: Layer, context: PassContext) -> None:
+        """Selected values keep the input type; indices an unsigned integer type holding n_in - 1; mask 0/1."""
+        if not is_auto(layer.types['result']):
+            return
+        output = layer.attributes['output']
+        if output == 'indices':
+            layer.types['result'] = unsigned_integer(layer.attributes['n_in'] - 1)
+        elif output == 'mask':
+            layer.types['result'] = unsigned_integer(1)
+        else:
+            copy_input(graph, layer, context)
+
+    @staticmethod
+    def _topk_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        attributes = layer.attributes
+        return reference.topk(
+            inputs[0],
+            attributes['k'],
+            attributes['output'],
+            layer.types['result'],
+            attributes['magnitude'],
+            attributes.get('largest', True),
+        )
+
+    TOPK = KindRecord(
+        'TopK',
+        types=RESULT_ONLY,
+        config_keys=COMMON_KEYS,
+        output_shape=shapes.topk_shape,
+        precision_rule=_topk_types,
+        reference=_topk_reference,
+        choices={'output': TOPK_OUTPUTS},
+    )
+
+    # ---- SoftTopK: sparse soft top-k (n_in, k, l: a power of two, mode, iterations of the search) ----
+
+    @staticmethod
+    def _soft_topk_types(graph: Graph, layer: Layer, context: PassContext) -> None:
+        """The mask: ufixed<F+1,1> with F = the input's fraction bits + log2(1/l), within 8..24 (the ramp's
+        natural resolution); by magnitude: the input's integer bits and 4 more fraction bits."""
+        source = input_fixed(graph, layer, context)
+        if source is None or not is_auto(layer.types['result']):
+            return
+        if layer.attributes['mode'] == 'mask':
+            fraction = min(max(source.fractional - round(math.log2(layer.attributes['l'])), 8), 24)
+            layer.types['result'] = FixedPrecisionType(fraction + 1, 1, False)
+        else:
+            layer.types['result'] = FixedPrecisionType(source.width + 4, source.integer, source.signed)
+
+    @staticmethod
+    def _soft_topk_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        attributes, result = layer.attributes, layer.types['result']
+        assert isinstance(result, FixedPrecisionType)
+        types = layer_soft_topk_types(layer, fixed_input_type(graph, layer))
+        k, mode, iterations = attributes['k'], attributes['mode'], attributes['iterations']
+        return reference.soft_topk(inputs[0], k, attributes['l'], mode, iterations, types, result)
+
+    SOFT_TOPK = KindRecord(
+        'SoftTopK',
+        types=RESULT_ONLY,
+        config_keys=COMMON_KEYS,
+        output_shape=shapes.soft_topk_shape,
+        precision_rule=_soft_topk_types,
+        reference=_soft_topk_reference,
+        choices={'mode': SOFT_TOPK_MODES},
+    )
+
+    # ---- Router: token-choice router over n_in expert logits (k, renormalize, output; lower index wins)
+
+    @staticmethod
+    def _router_types(graph: Graph, layer: Layer, context: PassContext) -> None:
+        """Expert indices: an unsigned integer type holding n_in - 1; gates keep the default (as softmax)."""
+        if is_auto(layer.types['result']) and layer.attributes['output'] == 'indices':
+            layer.types['result'] = unsigned_integer(layer.attributes['n_in'] - 1)
+
+    @staticmethod
+    def _router_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        attributes, tables = layer.attributes, router_tables(layer, fixed_input_type(graph, layer))
+        return reference.router(
+            inputs[0],
+            attributes['k'],
+            attributes['renormalize'],
+            attributes['output'],
+            tables['exp_'],
+            tables['inv_'],
+            layer.types['accum'],
+            layer.types['result'],
+        )
+
+    ROUTER = KindRecord(
+        'Router',
+        types=ROUTER_TYPES,
+        config_keys=(*COMMON_KEYS, 'TableSize'),
+        output_shape=shapes.router_shape,
+        precision_rule=_router_types,
+        reference=_router_reference,
+        settings=('table_size',),
+        choices={'output': ROUTER_OUTPUTS},
+        tables=router_tables,
+    )
+
+    # ---- ExpertChoiceRouter: over a group (n_tokens, n_in experts), each expert keeps its `capacity`
+    # best tokens
+
+    @staticmethod
+    def _expert_choice_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        attributes, tables = layer.attributes, router_tables(layer, fixed_input_type(graph, layer))
+        accum, result = layer.types['accum'], layer.types['result']
+        return reference.expert_choice(
+            inputs[0], attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result
+        )
+
+    EXPERT_CHOICE_ROUTER = KindRecord(
+        'ExpertChoiceRouter',
+        types=ROUTER_TYPES,
+        config_keys=(*COMMON_KEYS, 'TableSize'),
+        output_shape=shapes.expert_choice_shape,
+        precision_rule=keep_config,
+        reference=_expert_choice_reference,
+        settings=('table_size',),
+        tables=router_tables,
+    )
