@@ -84,6 +84,19 @@ def explicit(equation: str, ranks: tuple[int, ...]) -> str:
     return f'{",".join(operands)}->{output.replace("...", fill)}'
 
 
+def matmul_equation(first_shape: tuple[int, ...], second_shape: tuple[int, ...]) -> str:
+    """The einsum of a batched matrix product (..., m, k) @ (..., k, n) -> (..., m, n) of operands of
+    these shapes without the batch axis: the same rank, at least 2, the leading axes batch axes."""
+    rank = len(first_shape)
+    if rank < 2 or len(second_shape) != rank:
+        raise EinsumError(
+            f'a matrix product of tensors of shapes {first_shape} and {second_shape} (without the batch axis) '
+            'is supported for operands of the same rank, at least 2 (a batched matrix product; no broadcasting)'
+        )
+    leading = string.ascii_uppercase[: rank - 2]
+    return f'{leading}mk,{leading}kn->{leading}mn'
+
+
 def drop_batch(equation: str) -> str:
     """The equation without the batch axis: every operand and the output must start with the same
     letter, used nowhere else (each sample is computed alone)."""

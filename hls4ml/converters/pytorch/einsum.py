@@ -5,26 +5,23 @@ same rank, at least 3 with the batch axis; an einsum whose operands and output s
 
 from __future__ import annotations
 
-import string
 from typing import Any
 
 import torch
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.registry import Step, functions, tensor
-from hls4ml.model.einsum import EinsumError, drop_batch, explicit
+from hls4ml.model.einsum import EinsumError, drop_batch, explicit, matmul_equation
 
 
 def tensor_product(step: Step, a: Value, b: Value) -> Value:
     """torch.matmul of two tensors: (..., m, k) @ (..., k, n) -> (..., m, n), the leading axes
     (batch included) equal in both."""
-    if a.rank < 2 or b.rank != a.rank:
-        raise step.refuse(
-            f'a product of tensors of shapes {a.shape} and {b.shape} (without the batch axis) is supported '
-            'for operands of the same rank, at least 2 (a batched matrix product; no broadcasting)'
-        )
-    leading = string.ascii_uppercase[: a.rank - 2]
-    return step.builder.einsum(step.origin, f'{leading}mk,{leading}kn->{leading}mn', a, b)
+    try:
+        equation = matmul_equation(a.shape, b.shape)
+    except EinsumError as error:
+        raise step.refuse(str(error)) from None
+    return step.builder.einsum(step.origin, equation, a, b)
 
 
 @functions(torch.bmm, methods=('bmm',))
