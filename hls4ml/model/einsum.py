@@ -110,6 +110,19 @@ def drop_batch(equation: str) -> str:
     return f'{first[1:]},{second[1:]}->{output[1:]}'
 
 
+def drop_batch_of_input(equation: str) -> str:
+    """The equation of a product with a constant (EinsumDense) without the batch axis: the first
+    operand and the output start with the same letter, which the constant does not have."""
+    first, second, output = split_equation(equation)
+    batch = output[:1]
+    if not batch or first[:1] != batch or (first + second + output).count(batch) != 2:
+        raise EinsumError(
+            f'einsum {equation!r}: the batch axis must be the first axis of the input and of the output and '
+            'appear nowhere else (each sample is computed on its own)'
+        )
+    return f'{first[1:]},{second}->{output[1:]}'
+
+
 def plan(equation: str, first_shape: tuple[int, ...], second_shape: tuple[int, ...]) -> EinsumPlan:
     """The loop plan of `equation` (IR axes, no batch axis) for operands of these shapes."""
     first, second, output = split_equation(equation)

@@ -8,6 +8,9 @@
 // into res_T (docs/kernels.md). A tensor position is a flat index: the sum of each loop index times
 // the tensor's stride along that loop (0 when the tensor lacks the loop), so transposed operands and
 // outputs cost no data movement. Both strategies make the same writes in the same order.
+//
+// einsum_dense (Keras EinsumDense) is the same product with a constant second operand, the weights,
+// and acc starting from the bias of its output position (biases laid out as the result) instead of 0.
 #ifndef NNET_EINSUM_H_
 #define NNET_EINSUM_H_
 
@@ -58,11 +61,22 @@ template <class CONFIG_T> struct einsum_plan {
     }
 };
 
+// Where each accumulator starts: 0 (einsum) or the bias of its output position (einsum_dense), a
+// write into accum_t either way.
+struct einsum_zero {
+    template <class accum_T> accum_T start(unsigned) const { return 0; }
+};
+
+template <class bias_T> struct einsum_bias {
+    const bias_T *biases;
+    template <class accum_T> accum_T start(unsigned position) const { return biases[position]; }
+};
+
 // Latency: every multiplication unrolled, the function pipelined at II = reuse_factor with at most
 // ceil(n_products / reuse_factor) multipliers.
-template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
+template <class input1_T, class input2_T, class res_T, typename CONFIG_T, class Start = einsum_zero>
 void einsum_latency(const input1_T data1[CONFIG_T::n_in], const input2_T data2[CONFIG_T::n_in2],
-                    res_T res[CONFIG_T::n_out]) {
+                    res_T res[CONFIG_T::n_out], const Start &start = Start()) {
     typedef einsum_plan<CONFIG_T> plan;
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     constexpr unsigned multiplier_limit = plan::block_factor;
@@ -73,7 +87,8 @@ void einsum_latency(const input1_T data1[CONFIG_T::n_in], const input2_T data2[C
         for (unsigned m = 0; m < CONFIG_T::n_rows; m++) {
             NNET_UNROLL
             for (unsigned n = 0; n < CONFIG_T::n_columns; n++) {
-                typename CONFIG_T::accum_t acc = 0;
+                typename CONFIG_T::accum_t acc =
+                    start.template start<typename CONFIG_T::accum_t>(plan::output(b, m, n));
                 NNET_UNROLL
                 for (unsigned k = 0; k < CONFIG_T::n_inner; k++) {
                     acc += data1[plan::first(b, m, k)] * data2[plan::second(b, k, n)];
@@ -87,15 +102,17 @@ void einsum_latency(const input1_T data1[CONFIG_T::n_in], const input2_T data2[C
 // Resource: reuse_factor steps pipelined at II = 1, step s computing the block of block_factor
 // consecutive products p = s * block_factor + j in (b, m, n, k) order, k fastest. Every position
 // still adds its products in increasing k, so the writes are those of the Latency loop.
-template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
+template <class input1_T, class input2_T, class res_T, typename CONFIG_T, class Start = einsum_zero>
 void einsum_resource(const input1_T data1[CONFIG_T::n_in], const input2_T data2[CONFIG_T::n_in2],
-                     res_T res[CONFIG_T::n_out]) {
+                     res_T res[CONFIG_T::n_out], const Start &start = Start()) {
     typedef einsum_plan<CONFIG_T> plan;
     typename CONFIG_T::accum_t acc[plan::n_positions];
     NNET_ARRAY_PARTITION_COMPLETE(acc)
     NNET_UNROLL
     for (unsigned p = 0; p < plan::n_positions; p++) {
-        acc[p] = 0;
+        const unsigned n = p % CONFIG_T::n_columns, m = (p / CONFIG_T::n_columns) % CONFIG_T::n_rows;
+        acc[p] = start.template start<typename CONFIG_T::accum_t>(
+            plan::output(p / (CONFIG_T::n_columns * CONFIG_T::n_rows), m, n));
     }
     for (unsigned step = 0; step < CONFIG_T::reuse_factor; step++) {
         NNET_PIPELINE(1)
@@ -129,6 +146,24 @@ void einsum(const input1_T data1[CONFIG_T::n_in], const input2_T data2[CONFIG_T:
     }
 #endif
     einsum_latency<input1_T, input2_T, res_T, CONFIG_T>(data1, data2, res);
+}
+
+// Keras EinsumDense: the einsum of the input with the constant weights (laid out as the kernel), each
+// accumulator starting from its output position's bias. Config: einsum_config with n_in2 the number
+// of weights; typedefs accum_t, weight_t, bias_t.
+template <class data_T, class res_T, typename CONFIG_T>
+void einsum_dense(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                  const typename CONFIG_T::weight_t weights[CONFIG_T::n_in2],
+                  const typename CONFIG_T::bias_t biases[CONFIG_T::n_out]) {
+    NNET_INLINE
+    const einsum_bias<typename CONFIG_T::bias_t> start = {biases};
+#ifdef __SYNTHESIS__
+    if (CONFIG_T::strategy == resource) {
+        einsum_resource<data_T, typename CONFIG_T::weight_t, res_T, CONFIG_T>(data, weights, res, start);
+        return;
+    }
+#endif
+    einsum_latency<data_T, typename CONFIG_T::weight_t, res_T, CONFIG_T>(data, weights, res, start);
 }
 
 } // namespace nnet
