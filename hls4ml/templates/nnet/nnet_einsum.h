@@ -150,19 +150,28 @@ void einsum(const input1_T data1[CONFIG_T::n_in], const input2_T data2[CONFIG_T:
 
 // Keras EinsumDense: the einsum of the input with the constant weights (laid out as the kernel), each
 // accumulator starting from its output position's bias. Config: einsum_config with n_in2 the number
-// of weights; typedefs accum_t, weight_t, bias_t.
+// of weights; typedefs accum_t, weight_t, bias_t. The Resource form, with the same arguments:
+template <class data_T, class res_T, typename CONFIG_T>
+void einsum_dense_resource(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                           const typename CONFIG_T::weight_t weights[CONFIG_T::n_in2],
+                           const typename CONFIG_T::bias_t biases[CONFIG_T::n_out]) {
+    const einsum_bias<typename CONFIG_T::bias_t> start = {biases};
+    einsum_resource<data_T, typename CONFIG_T::weight_t, res_T, CONFIG_T>(data, weights, res, start);
+}
+
+// The call the lowering emits (C-simulation runs the Latency loop for both strategies, as einsum).
 template <class data_T, class res_T, typename CONFIG_T>
 void einsum_dense(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
                   const typename CONFIG_T::weight_t weights[CONFIG_T::n_in2],
                   const typename CONFIG_T::bias_t biases[CONFIG_T::n_out]) {
     NNET_INLINE
-    const einsum_bias<typename CONFIG_T::bias_t> start = {biases};
 #ifdef __SYNTHESIS__
     if (CONFIG_T::strategy == resource) {
-        einsum_resource<data_T, typename CONFIG_T::weight_t, res_T, CONFIG_T>(data, weights, res, start);
+        einsum_dense_resource<data_T, res_T, CONFIG_T>(data, res, weights, biases);
         return;
     }
 #endif
+    const einsum_bias<typename CONFIG_T::bias_t> start = {biases};
     einsum_latency<data_T, typename CONFIG_T::weight_t, res_T, CONFIG_T>(data, weights, res, start);
 }
 

@@ -129,3 +129,37 @@ def test_onnx_matmul_of_two_tensors_and_einsum(tmp_path) -> None:
     with torch.no_grad():
         expected = Pair()(*(torch.tensor(item) for item in x)).numpy()
     np.testing.assert_array_equal(output.to_double(), channels_last(expected))
+
+
+EINSUM_DENSE_CASES = [  # equation, output_shape, bias_axes, input shape (no batch), IR equation
+    ('ab,bc->ac', (5,), 'c', (4,), 'b,bc->c'),
+    ('abc,cd->abd', (None, 5), 'd', (3, 4), 'bc,cd->bd'),
+    ('abc,cde->abde', (None, 2, 3), 'de', (3, 4), 'bc,cde->bde'),
+    ('abc,cde->abde', (None, 2, 3), 'e', (3, 4), 'bc,cde->bde'),
+    ('abc,bcd->ad', (6,), 'd', (3, 4), 'bc,bcd->d'),
+    ('abcd,cde->abe', (None, 5), 'e', (3, 2, 2), 'bcd,cde->be'),  # the attention output projection
+    ('abc,cb->ac', (4,), None, (3, 4), 'bc,cb->c'),
+]
+
+
+@pytest.mark.parametrize(('equation', 'output_shape', 'bias_axes', 'shape', 'ir_equation'), EINSUM_DENSE_CASES)
+def test_keras_einsum_dense_equals_keras(equation, output_shape, bias_axes, shape, ir_equation, tmp_path) -> None:
+    """Weights and biases on a 2^-6 grid, inputs on 2^-8: every product and sum exact, so the
+    emulator equals Keras up to float32's rounding of Keras' own sums."""
+    keras = pytest.importorskip('keras')
+    inputs = keras.Input(shape)
+    layer = keras.layers.EinsumDense(equation, output_shape=output_shape, bias_axes=bias_axes, activation='relu')
+    model = keras.Model(inputs, layer(inputs))
+    rng = np.random.default_rng(3)
+    layer.set_weights([rng.integers(-64, 64, w.shape) / 64 for w in layer.get_weights()])
+    config = {'Model': {'Precision': {'default': 'fixed<16,6>', 'accum': 'auto', 'result': 'auto'}}}
+    config['LayerName'] = {f'{layer.name}_relu': {'Precision': {'result': 'fixed<32,12>'}}}
+    hls_model = hls4ml.converters.convert_from_keras_model(model, hls_config=config, output_dir=str(tmp_path))
+    assert [(layer.kind, layer.attributes.get('equation')) for layer in hls_model.graph.layers.values()][1:] == [
+        (Kind.EINSUM_DENSE, ir_equation),
+        (Kind.ACTIVATION, None),
+    ]
+    x = grid([shape], seed=4, n=16)[0]
+    (output,), _ = interpret(hls_model, x)
+    expected = model.predict(x, verbose=0)
+    np.testing.assert_allclose(output.to_double(), expected.reshape(len(expected), -1), atol=1e-5, rtol=0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hls4ml.model.einsum import EinsumError, drop_batch, explicit, matmul_equation, plan
+from hls4ml.model.einsum import EinsumError, drop_batch, drop_batch_of_input, explicit, matmul_equation, plan
 from hls4ml.model.fixed import FixedArray
 from hls4ml.model.reference.einsum import einsum
 
@@ -65,6 +65,9 @@ def test_frontend_forms() -> None:
         drop_batch('qd,bkd->bqk')
     with pytest.raises(EinsumError, match='same rank'):
         matmul_equation((3, 4), (2, 4, 5))
+    assert drop_batch_of_input('abc,cde->abde') == 'bc,cde->bde'  # EinsumDense: the kernel has no batch
+    with pytest.raises(EinsumError, match='batch axis'):
+        drop_batch_of_input('abc,acd->abd')
 
 
 def _operands(shapes: tuple, seed: int) -> tuple[FixedArray, FixedArray]:
