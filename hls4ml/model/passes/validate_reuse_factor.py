@@ -37,8 +37,8 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     config. After: every Dense and convolution has a reuse factor its strategy can implement: Resource
     values are snapped to the nearest valid one (with a warning saying so), Latency values above the
     multiply count are lowered to it; a convolution's ParallelizationFactor divides its output pixels
-    (else the nearest divisor is taken, with a warning); an Einsum takes any value up to its
-    product count. A convolution's matrix is
+    (else the nearest divisor is taken, with a warning); an Einsum or EinsumDense takes any value up
+    to its product count. A convolution's matrix is
     (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one); a SOM with
     Implementation 'dense' has the n_in x n_units matrix of its scores.
     """
@@ -47,7 +47,7 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
         elif layer.kind == Kind.SOM and layer.attributes.get('implementation') == 'dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)
-        elif layer.kind == Kind.EINSUM:  # any RF up to the product count (the last Resource block may be partial)
+        elif layer.kind in (Kind.EINSUM, Kind.EINSUM_DENSE):  # any RF up to the products (a partial last block)
             _check_matrix(layer, graph_plan(graph, layer).products, 1, context, any_factor=True)
         elif layer.kind in CONVOLUTIONS:
             attributes = layer.attributes
