@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.converters.pointwise import convolution_rows, pointwise_dense
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import (
     ACTIVATIONS,
@@ -217,17 +218,14 @@ class GraphBuilder:
         """`x @ kernel + biases` on a vector; `kernel` is (n_in, n_out). `types` preset precisions
         (weight=, bias=, ...) that the config keeps unless it names another type."""
         weight = np.asarray(kernel, dtype=np.float64)
-        if x.rank != 1:
-            raise UnsupportedOperation(
-                f'{origin}: a matrix product over inputs of shape {x.shape} is not supported (only vectors); '
-                'flatten the input first'
-            )
-        if weight.ndim != 2 or weight.shape[0] != x.shape[0]:
+        if weight.ndim != 2 or weight.shape[0] != x.shape[-1]:
             raise UnsupportedOperation(f'{origin}: weights of shape {weight.shape} do not fit inputs of {x.shape}')
         n_out = weight.shape[1]
         bias = np.zeros(n_out) if biases is None else np.asarray(biases, dtype=np.float64).reshape(-1)
         if bias.shape != (n_out,):
             raise UnsupportedOperation(f'{origin}: a bias of shape {bias.shape} does not fit {n_out} outputs')
+        if x.rank > 1:
+            return self._dense_rows(origin, x, weight, bias, types)
         name = self._emit(
             origin,
             Kind.DENSE,
@@ -238,6 +236,25 @@ class GraphBuilder:
             n_out=n_out,
         )
         return Value(name, (n_out,), (0,))
+
+    def _dense_rows(
+        self, origin: Origin, x: Value, weight: np.ndarray, bias: np.ndarray, types: dict[str, Any]
+    ) -> Value:
+        """The dense layer along the last framework axis: a pointwise convolution over the rows in
+        framework order (`converters/pointwise.py`), the rows flattened first when there are 3 or more."""
+        x = self.framework_order(x, origin)
+        rows = x.shape[:-1]
+        flat_rows = convolution_rows(rows)
+        if flat_rows != rows:
+            x = self.reshape(Origin(f'{origin.name}_rows', origin.op, origin.where), x, (*flat_rows, x.shape[-1]))
+        kind, weights, attributes = pointwise_dense(flat_rows, weight, bias)
+        name = self._emit(origin, kind, [x.tensor], types=types, weights=weights, **attributes)
+        result = Value(name, (*flat_rows, weight.shape[1]), tuple(range(len(flat_rows) + 1)))
+        if flat_rows != rows:
+            result = self.reshape(
+                Origin(f'{origin.name}_unrows', origin.op, origin.where), result, (*rows, weight.shape[1])
+            )
+        return result
 
     def conv(
         self,

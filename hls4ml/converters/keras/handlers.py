@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
+from hls4ml.converters.pointwise import convolution_rows, pointwise_dense
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import ACTIVATIONS, Kind, KindRecord
 
@@ -92,13 +93,6 @@ def array_of(variable: Any) -> np.ndarray:
     return np.asarray(keras.ops.convert_to_numpy(variable), dtype=np.float64)
 
 
-def _features(source: Source) -> int:
-    shape = source.input_shapes[0]
-    if len(shape) != 1:
-        raise UnsupportedLayer(f'{source.origin}: inputs of shape {shape} are not supported yet (only 1-D features)')
-    return shape[0]
-
-
 @handles('InputLayer', produces=(Kind.INPUT,))
 def input_layer(source: Source) -> list[Layer]:
     shape = tuple(source.layer.batch_shape[1:])
@@ -134,17 +128,48 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
     raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
 
 
-@handles('Dense', produces=(Kind.DENSE, *ACTIVATION_KINDS))
+@handles('Dense', produces=(Kind.DENSE, Kind.CONV1D, Kind.CONV2D, Kind.RESHAPE, *ACTIVATION_KINDS))
 def dense(source: Source) -> list[Layer]:
-    n_in = _features(source)
     if quantization_mode(source.layer) is None:
         kernel = array_of(source.layer.kernel)
     else:  # weight-only int8 / int4 (the other modes are refused before any handler runs)
         kernel = dequantized_kernel(source.layer)
     n_out = kernel.shape[1]
     bias = array_of(source.layer.bias) if source.layer.use_bias else np.zeros(n_out)
-    layer = source.make(Kind.DENSE, n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
-    return [layer, *fused_activation(source, source.config['activation'], (n_out,))]
+    return dense_layers(source, kernel, bias, source.config['activation'])
+
+
+def dense_layers(source: Source, kernel: np.ndarray, bias: np.ndarray, activation: Any = 'linear') -> list[Layer]:
+    """A Dense on a vector; on a tensor of higher rank, Keras applies it along the last axis: the
+    pointwise convolution of `converters/pointwise.py`, between two Reshapes for 3 or more row axes.
+    The layer named after the Keras layer is the product, so its LayerName entry reaches it."""
+    shape = source.input_shapes[0]
+    n_out = kernel.shape[1]
+    if len(shape) == 1:
+        layer = source.make(Kind.DENSE, n_in=shape[0], n_out=n_out, weights={'weight': kernel, 'bias': bias})
+        return [layer, *fused_activation(source, activation, (n_out,))]
+    rows = convolution_rows(tuple(shape[:-1]))
+    kind, weights, attributes = pointwise_dense(rows, kernel, bias)
+    before: list[Layer] = []
+    inputs = source.inputs
+    if rows != tuple(shape[:-1]):
+        flat = Source(source.layer, f'{source.name}_rows', source.inputs, source.input_shapes)
+        before = [_own_layer(flat.make(Kind.RESHAPE, target_shape=(*rows, shape[-1])))]
+        inputs = [flat.name]
+    product = source.make(kind, inputs=inputs, weights=weights, **attributes)
+    after = fused_activation(source, activation, (*rows, n_out))
+    if rows == tuple(shape[:-1]):
+        return [*before, product, *after]
+    last = after[-1].name if after else source.name
+    restore = Source(source.layer, f'{source.name}_unrows', [last], [(*rows, n_out)])
+    return [*before, product, *after, _own_layer(restore.make(Kind.RESHAPE, target_shape=(*shape[:-1], n_out)))]
+
+
+def _own_layer(layer: Layer) -> Layer:
+    """A layer a handler adds beside the one named after the Keras layer: its LayerType and LayerName
+    entries (a Dense's Strategy, say) are not for this layer."""
+    layer.source_class = ''
+    return layer
 
 
 def fused_activation(source: Source, activation: Any, shape: tuple[int, ...]) -> list[Layer]:
@@ -153,10 +178,8 @@ def fused_activation(source: Source, activation: Any, shape: tuple[int, ...]) ->
     if name == 'linear':
         return []
     follower = Source(source.layer, f'{source.name}_{name}', [source.name], [shape])
-    layers = activation_layers(follower, name)
-    for layer in layers:  # a layer of its own: LayerType / LayerName entries of the Keras layer do not apply
-        layer.source_class = ''
-    return layers
+    # a layer of its own: LayerType / LayerName entries of the Keras layer do not apply
+    return [_own_layer(layer) for layer in activation_layers(follower, name)]
 
 
 def _activation_name(source: Source, activation: Any) -> str:

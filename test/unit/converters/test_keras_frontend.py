@@ -16,6 +16,7 @@ from hls4ml.converters import convert_from_keras_model
 from hls4ml.converters.keras import KerasConversionError, parse_keras_model
 from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.names import CPP_KEYWORDS, MAX_LENGTH, NameTable, sanitize
 from hls4ml.model.verify import verify
 
@@ -157,9 +158,18 @@ def test_dense_with_an_unsupported_activation_is_refused_naming_it() -> None:
         parse(one_layer_model(keras.layers.Dense(3, activation='gelu', name='fc')))
 
 
-def test_dense_on_a_two_dimensional_input_is_refused() -> None:
-    with pytest.raises(KerasConversionError, match=r"'fc' \(Dense\).*\(2, 4\)"):
-        parse(one_layer_model(keras.layers.Dense(3, name='fc'), shape=(2, 4)))
+def test_dense_on_a_two_dimensional_input_is_a_pointwise_convolution() -> None:
+    model = one_layer_model(keras.layers.Dense(3, name='fc'), shape=(2, 4))
+    layer = only_layer(model)
+    assert layer.kind == Kind.CONV1D and layer.name == 'fc' and layer.source_class == 'Dense'
+    assert (layer.attributes['in_width'], layer.attributes['n_chan'], layer.attributes['n_filt']) == (2, 4, 3)
+    np.testing.assert_array_equal(layer.weights['weight'][0], model.get_layer('fc').get_weights()[0])
+
+
+def test_dense_on_a_four_dimensional_input_flattens_the_rows_around_the_product() -> None:
+    graph = parse(one_layer_model(keras.layers.Dense(3, name='fc'), shape=(2, 2, 2, 4)))
+    kinds = [(layer.kind, graph.tensors[layer.outputs[0]].shape) for layer in graph.layers.values()][1:]
+    assert kinds == [(Kind.RESHAPE, (8, 4)), (Kind.CONV1D, (8, 3)), (Kind.RESHAPE, (2, 2, 2, 3))]
 
 
 # ---- activations ------------------------------------------------------------------------------------

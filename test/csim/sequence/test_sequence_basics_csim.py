@@ -1,0 +1,101 @@
+"""The sequence building blocks (docs/sequence.md) compiled with g++: predict() equals the reference
+interpreter bit for bit on Vitis, oneAPI and Catapult in the IO types they support, and tracks the
+framework within a tolerance the precision explains.
+
+Tolerances: inputs in [-2, 2) quantized to ap_fixed<16,6> (step 2**-10) and weights to their fitted
+16-bit types; a dense output sums n_in = 6 products each off by at most ~2**-10 * |w| + 2**-11 * |x|,
+then is rounded once more (TRN: up to 2**-10), so 0.01 bounds it with room. Table functions add the
+table step (1024 entries over the input range: 2**-6 for ap_fixed<16,6>) times the slope, which
+is below 1.1 for GELU and SiLU: 0.03. Softmax: the 18-bit exp and inverse tables (docs/kernels.md)
+are good to ~1e-2 relative, the outputs are in [0, 1]: 0.02.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
+
+import keras  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+import hls4ml  # noqa: E402
+from hls4ml.model.interpreter import interpret  # noqa: E402
+
+pytestmark = pytest.mark.csim
+L = keras.layers
+BACKENDS = ('Vitis', 'oneAPI', 'Catapult')
+PRECISION = 'ap_fixed<16,6>'
+
+
+def _inputs(shape: tuple[int, ...], n: int = 24) -> np.ndarray:
+    return np.random.default_rng(3).uniform(-2, 2, (n, *shape)).astype(np.float32)
+
+
+def _check(hls_model, x: np.ndarray, framework: np.ndarray, atol: float) -> np.ndarray:
+    """predict() == the interpreter bit for bit, and within `atol` of the framework output."""
+    predicted = hls_model.predict(x)
+    expected, _ = interpret(hls_model, x)
+    np.testing.assert_array_equal(predicted, expected[0].to_double().astype(predicted.dtype))
+    np.testing.assert_allclose(predicted, framework.reshape(len(x), -1), atol=atol)
+    return predicted
+
+
+def _keras(model: keras.Model, tmp_path, backend: str, io_type: str, **layer_settings: dict):
+    config = hls4ml.utils.config_from_keras_model(model, granularity='name', default_precision=PRECISION)
+    for name, settings in layer_settings.items():
+        config['LayerName'][name].update(settings)
+    return hls4ml.converters.convert_from_keras_model(
+        model, hls_config=config, output_dir=str(tmp_path / f'{backend}_{io_type}'), backend=backend, io_type=io_type
+    )
+
+
+def _torch(model: torch.nn.Module, shape: tuple[int, ...], tmp_path, backend: str = 'Vitis'):
+    config = hls4ml.utils.config_from_pytorch_model(
+        model, (shape,), granularity='name', default_precision=PRECISION, transpose_outputs=True
+    )
+    return hls4ml.converters.convert_from_pytorch_model(
+        model, hls_config=config, output_dir=str(tmp_path / backend), backend=backend, transpose_outputs=True
+    )
+
+
+def _supported(backend: str, io_type: str) -> bool:
+    return io_type not in dict(hls4ml.backends.get_backend(backend).unsupported_io)
+
+
+# ---- Dense along the last axis of any rank --------------------------------------------------------
+
+DENSE_SHAPES = [(5, 6), (3, 4, 6), (2, 2, 3, 6)]
+
+
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+@pytest.mark.parametrize('shape', DENSE_SHAPES, ids=lambda shape: f'{len(shape)}d')
+def test_keras_dense_along_the_last_axis(shape: tuple[int, ...], io_type: str, tmp_path) -> None:
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input(shape), L.Dense(4, activation='relu', name='dense')])
+    x = _inputs(shape)
+    hls_model = _keras(model, tmp_path, 'Vitis', io_type, dense={'ReuseFactor': 2, 'Strategy': 'Resource'})
+    _check(hls_model, x, model.predict(x, verbose=0), atol=0.01)
+
+
+@pytest.mark.parametrize('shape', [(5, 6), (2, 2, 3, 6)], ids=lambda shape: f'{len(shape)}d')
+def test_torch_linear_along_the_last_axis(shape: tuple[int, ...], tmp_path) -> None:
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(6, 4), torch.nn.ReLU()).eval()
+    x = _inputs(shape)
+    _check(_torch(model, shape, tmp_path), x, model(torch.tensor(x)).detach().numpy(), atol=0.01)
+
+
+@pytest.mark.parametrize('backend', BACKENDS[1:])
+def test_dense_along_the_last_axis_is_identical_on_every_backend(backend: str, tmp_path) -> None:
+    keras.utils.set_random_seed(2)
+    model = keras.Sequential([keras.Input((3, 4, 6)), L.Dense(5)])
+    x = _inputs((3, 4, 6))
+    framework = model.predict(x, verbose=0)
+    vitis = _check(_keras(model, tmp_path, 'Vitis', 'io_parallel'), x, framework, atol=0.01)
+    for io_type in ('io_parallel', 'io_stream'):
+        if _supported(backend, io_type):
+            other = _check(_keras(model, tmp_path, backend, io_type), x, framework, atol=0.01)
+            np.testing.assert_array_equal(other, vitis)
