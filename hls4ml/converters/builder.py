@@ -394,12 +394,15 @@ class GraphBuilder:
         return Value(name, x.shape, x.perm)
 
     def softmax(self, origin: Origin, x: Value, axis: int) -> Value:
+        """Softmax over framework `axis`: the tensor laid out with that axis last (a Transpose when it is
+        not already), then rows of that axis (attribute n_slice)."""
         axis = axis + x.rank if axis < 0 else axis
-        if x.rank != 1 or axis != 0:
-            raise UnsupportedOperation(
-                f'{origin}: softmax over axis {axis} of a tensor of shape {x.shape} is not supported (only vectors)'
-            )
-        name = self._emit(origin, Kind.SOFTMAX, [x.tensor], n_in=x.shape[0], axis=-1)
+        if not 0 <= axis < x.rank:
+            raise UnsupportedOperation(f'{origin}: softmax over axis {axis} of a tensor of shape {x.shape}')
+        if inverse(x.perm)[axis] != x.rank - 1:
+            x = self.layout(x, tuple(index for index in x.perm if index != axis) + (axis,), origin)
+        row = {'n_in': math.prod(x.shape), 'n_slice': x.shape[axis], 'axis': -1}
+        name = self._emit(origin, Kind.SOFTMAX, [x.tensor], **row)
         return Value(name, x.shape, x.perm)
 
     def topk(

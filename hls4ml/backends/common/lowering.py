@@ -117,6 +117,8 @@ def lower_hard_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
 def lower_softmax_layer(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_softmax.h', 'nnet::softmax_config', 'nnet::softmax')
     impl.statics.append(('unsigned', 'io_type', context.io_type))
+    if layer.attributes.get('n_slice'):  # rows along the last axis (else the kernel's default: one row)
+        impl.statics.append(('unsigned', 'n_slice', str(layer.attributes['n_slice'])))
     return lower_softmax(layer, context, impl)
 
 

@@ -115,12 +115,7 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
     if name in ACTIVATIONS:
         return [source.make(Kind.ACTIVATION, activation=name, n_in=n_in)]
     if name == 'softmax':
-        if len(source.input_shapes[0]) != 1:
-            raise UnsupportedLayer(
-                f'{source.origin}: softmax of a tensor of shape {source.input_shapes[0]} is not supported yet '
-                '(only 1-D inputs)'
-            )
-        return [source.make(Kind.SOFTMAX, n_in=n_in, axis=-1)]
+        return softmax_layers(source, -1)
     if name == 'leaky_relu':
         return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=0.2)]
     if name == 'hard_sigmoid':
@@ -240,12 +235,37 @@ def prelu(source: Source) -> list[Layer]:
     return [source.make(Kind.PRELU, n_in=int(np.prod(shape)), weights={'alpha': alpha})]
 
 
-@handles('Softmax', produces=(Kind.SOFTMAX,))
+@handles('Softmax', produces=(Kind.SOFTMAX, Kind.TRANSPOSE))
 def softmax(source: Source) -> list[Layer]:
     axis = source.config.get('axis', -1)
-    if axis not in (-1, len(source.input_shapes[0])) and axis != [-1]:
-        raise UnsupportedLayer(f'{source.origin}: softmax over axis {axis} is not supported (only the last axis)')
-    return activation_layers(source, 'softmax')
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    if len(axes) != 1:
+        raise UnsupportedLayer(f'{source.origin}: softmax over several axes {axis} is not supported (one axis)')
+    return softmax_layers(source, int(axes[0]))
+
+
+def softmax_layers(source: Source, axis: int) -> list[Layer]:
+    """Softmax over `axis` (of the sample, Keras counts the batch axis: 1 is the first): rows of the
+    last axis (attribute n_slice); another axis is moved last by a Transpose and back by another."""
+    shape = source.input_shapes[0]
+    position = axis % (len(shape) + 1) - 1 if axis >= 0 else axis % len(shape)
+    if not 0 <= position < len(shape):
+        raise UnsupportedLayer(f'{source.origin}: softmax over axis {axis} (the batch axis) is not supported')
+    row = {'n_in': int(np.prod(shape)), 'n_slice': shape[position], 'axis': -1}
+    if position == len(shape) - 1:
+        return [source.make(Kind.SOFTMAX, **row)]
+    if len(shape) > 3:
+        raise UnsupportedLayer(
+            f'{source.origin}: softmax over axis {axis} of a {len(shape)}-D tensor is not supported (any axis of '
+            'a tensor of up to 3 axes, or the last axis)'
+        )
+    perm = tuple(index for index in range(len(shape)) if index != position) + (position,)
+    moved = Source(source.layer, f'{source.name}_axis_last', source.inputs, source.input_shapes)
+    before = _own_layer(moved.make(Kind.TRANSPOSE, perm=perm))
+    middle = source.make(Kind.SOFTMAX, inputs=[moved.name], **row)
+    back = Source(source.layer, f'{source.name}_axis_back', [source.name], [tuple(shape[i] for i in perm)])
+    restore = tuple(perm.index(index) for index in range(len(shape)))
+    return [before, middle, _own_layer(back.make(Kind.TRANSPOSE, perm=restore))]
 
 
 @handles('BatchNormalization', produces=(Kind.BATCH_NORMALIZATION,))

@@ -99,3 +99,51 @@ def test_dense_along_the_last_axis_is_identical_on_every_backend(backend: str, t
         if _supported(backend, io_type):
             other = _check(_keras(model, tmp_path, backend, io_type), x, framework, atol=0.01)
             np.testing.assert_array_equal(other, vitis)
+
+
+# ---- softmax along any axis --------------------------------------------------------------------------
+
+SOFTMAX_CASES = {  # input shape, Keras axis (counting the batch axis, as Keras does)
+    'last_of_2d': ((4, 5), -1),
+    'first_of_2d': ((4, 5), 1),
+    'middle_of_3d': ((3, 4, 5), 2),
+}
+
+
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+@pytest.mark.parametrize('case', sorted(SOFTMAX_CASES))
+def test_keras_softmax_along_an_axis(case: str, io_type: str, tmp_path) -> None:
+    shape, axis = SOFTMAX_CASES[case]
+    model = keras.Sequential([keras.Input(shape), L.Softmax(axis=axis, name='softmax')])
+    x = 2 * _inputs(shape)
+    _check(_keras(model, tmp_path, 'Vitis', io_type), x, model.predict(x, verbose=0), atol=0.02)
+
+
+@pytest.mark.parametrize('implementation', ['latency', 'argmax'])
+def test_softmax_implementations_along_the_last_axis(implementation: str, tmp_path) -> None:
+    """latency: exp(x) read from a table over the input range; argmax: one-hot of each row's maximum."""
+    model = keras.Sequential([keras.Input((4, 5)), L.Softmax(axis=-1, name='softmax')])
+    x = _inputs((4, 5))
+    framework = model.predict(x, verbose=0)
+    if implementation == 'argmax':
+        framework = (framework == framework.max(axis=-1, keepdims=True)).astype(np.float32)
+    hls_model = _keras(model, tmp_path, 'Vitis', 'io_parallel', softmax={'Implementation': implementation})
+    _check(hls_model, x, framework, atol=0.02)
+
+
+@pytest.mark.parametrize('dim', [1, -1])
+def test_torch_softmax_along_a_dim(dim: int, tmp_path) -> None:
+    model = torch.nn.Sequential(torch.nn.Linear(6, 5), torch.nn.Softmax(dim=dim)).eval()
+    x = _inputs((3, 6))
+    _check(_torch(model, (3, 6), tmp_path), x, model(torch.tensor(x)).detach().numpy(), atol=0.02)
+
+
+@pytest.mark.parametrize('backend', BACKENDS[1:])
+def test_softmax_along_an_axis_is_identical_on_every_backend(backend: str, tmp_path) -> None:
+    model = keras.Sequential([keras.Input((3, 4, 5)), L.Softmax(axis=1)])
+    x = 2 * _inputs((3, 4, 5))
+    framework = model.predict(x, verbose=0)
+    vitis = _check(_keras(model, tmp_path, 'Vitis', 'io_parallel'), x, framework, atol=0.02)
+    for io_type in ('io_parallel', 'io_stream'):
+        if _supported(backend, io_type):
+            np.testing.assert_array_equal(_check(_keras(model, tmp_path, backend, io_type), x, framework, 0.02), vitis)

@@ -247,9 +247,16 @@ def test_softmax_over_the_last_axis(axis: int) -> None:
 
 
 @pytest.mark.parametrize('axis', [-2, 1])
-def test_softmax_over_another_axis_is_refused(axis: int) -> None:
-    with pytest.raises(KerasConversionError, match=r"'sm' \(Softmax\).*axis"):
-        parse(one_layer_model(keras.layers.Softmax(axis=axis, name='sm'), shape=(2, 3)))
+def test_softmax_over_another_axis_moves_it_last_and_back(axis: int) -> None:
+    graph = parse(one_layer_model(keras.layers.Softmax(axis=axis, name='sm'), shape=(2, 3)))
+    layers = list(graph.layers.values())[1:]
+    assert [layer.kind for layer in layers] == [Kind.TRANSPOSE, Kind.SOFTMAX, Kind.TRANSPOSE]
+    assert layers[1].attributes['n_slice'] == 2 and layers[1].name == 'sm'
+
+
+def test_softmax_over_an_axis_of_a_four_dimensional_tensor_is_refused() -> None:
+    with pytest.raises(KerasConversionError, match=r"'sm' \(Softmax\).*axis 1 of a 4-D tensor"):
+        parse(one_layer_model(keras.layers.Softmax(axis=1, name='sm'), shape=(2, 3, 2, 2)))
 
 
 def test_softmax_of_a_matrix_normalises_each_row_or_is_refused(tmp_path) -> None:
