@@ -401,8 +401,7 @@ class GraphBuilder:
             raise UnsupportedOperation(f'{origin}: softmax over axis {axis} of a tensor of shape {x.shape}')
         if inverse(x.perm)[axis] != x.rank - 1:
             x = self.layout(x, tuple(index for index in x.perm if index != axis) + (axis,), origin)
-        row = {'n_in': math.prod(x.shape), 'n_slice': x.shape[axis], 'axis': -1}
-        name = self._emit(origin, Kind.SOFTMAX, [x.tensor], **row)
+        name = self._emit(origin, Kind.SOFTMAX, [x.tensor], n_in=math.prod(x.shape), n_slice=x.shape[axis], axis=-1)
         return Value(name, x.shape, x.perm)
 
     def topk(
