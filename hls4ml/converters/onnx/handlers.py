@@ -30,6 +30,7 @@ PLAIN_ACTIVATIONS = {
     'Softplus': 'softplus',
     'Softsign': 'softsign',
 }
+GELU_FORMS = {'none': 'gelu', 'tanh': 'gelu_tanh'}  # Gelu's `approximate` (opset 20) -> the table of that form
 SELU_DEFAULTS = {'alpha': 1.67326319217681884765625, 'gamma': 1.05070102214813232421875}  # float32 in the spec
 MERGES = {'Add': 'add', 'Sub': 'subtract', 'Mul': 'multiply', 'Max': 'maximum', 'Min': 'minimum'}
 
@@ -103,6 +104,15 @@ def batch_normalization(step: Step) -> Operand:
 @handles(*PLAIN_ACTIVATIONS)
 def plain_activation(step: Step) -> Operand:
     return step.builder.activation(step.origin, step.tensor(0), PLAIN_ACTIVATIONS[step.node.op_type])
+
+
+@handles('Gelu')
+def gelu(step: Step) -> Operand:
+    approximate = step.attribute('approximate', 'none')
+    approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
+    if approximate not in GELU_FORMS:
+        raise step.unsupported(f"Gelu with approximate={approximate!r} is not supported ('none' or 'tanh')")
+    return step.builder.activation(step.origin, step.tensor(0), GELU_FORMS[approximate])
 
 
 @handles('LeakyRelu')

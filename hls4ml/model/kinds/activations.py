@@ -23,7 +23,7 @@ from hls4ml.model.types import FixedPrecisionType
 
 # read from a lookup table (nnet_activation_table.h) or computed exactly (nnet_activation.h); bipolar is
 # sign(x) with sign(0) = +1 (QONNX BipolarQuant)
-TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softplus', 'softsign', 'elu', 'selu')
+TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softplus', 'softsign', 'elu', 'selu', 'gelu', 'gelu_tanh', 'silu')
 LOSSLESS_ACTIVATIONS = ('linear', 'relu', 'bipolar')
 ACTIVATIONS = (*LOSSLESS_ACTIVATIONS, *TABLE_ACTIVATIONS)
 PARAMETRIZED_ACTIVATIONS = ('leaky_relu', 'thresholded_relu', 'elu')

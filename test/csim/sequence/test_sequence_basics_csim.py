@@ -4,10 +4,11 @@ framework within a tolerance the precision explains.
 
 Tolerances: inputs in [-2, 2) quantized to ap_fixed<16,6> (step 2**-10) and weights to their fitted
 16-bit types; a dense output sums n_in = 6 products each off by at most ~2**-10 * |w| + 2**-11 * |x|,
-then is rounded once more (TRN: up to 2**-10), so 0.01 bounds it with room. Table functions add the
-table step (1024 entries over the input range: 2**-6 for ap_fixed<16,6>) times the slope, which
-is below 1.1 for GELU and SiLU: 0.03. Softmax: the 18-bit exp and inverse tables (docs/kernels.md)
-are good to ~1e-2 relative, the outputs are in [0, 1]: 0.02.
+then is rounded once more (TRN: up to 2**-10), so 0.01 bounds it with room. A table function reads
+the entry at the left end of its input's grid interval: off by up to one table step times the
+largest slope (GELU 1.13, SiLU 1.10), plus the table type's and the result's rounding (2**-10 each):
+`table_tolerance` computes that from the very table the layer uses. Softmax: the 18-bit exp and
+inverse tables (docs/kernels.md) are good to ~1e-2 relative, the outputs are in [0, 1]: 0.02.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ import os
 
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
 
+import io  # noqa: E402
+
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
+import onnx  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
 import hls4ml  # noqa: E402
 from hls4ml.model.interpreter import interpret  # noqa: E402
+from hls4ml.model.tables import activation_table  # noqa: E402
 
 pytestmark = pytest.mark.csim
 L = keras.layers
@@ -147,3 +152,66 @@ def test_softmax_along_an_axis_is_identical_on_every_backend(backend: str, tmp_p
     for io_type in ('io_parallel', 'io_stream'):
         if _supported(backend, io_type):
             np.testing.assert_array_equal(_check(_keras(model, tmp_path, backend, io_type), x, framework, 0.02), vitis)
+
+
+# ---- GELU (erf and tanh forms) and SiLU --------------------------------------------------------------
+
+MAX_SLOPES = {'gelu': 1.13, 'gelu_tanh': 1.13, 'silu': 1.10}
+
+
+def table_tolerance(function: str) -> float:
+    """One step of the layer's table times the function's largest slope, plus two roundings."""
+    spec = activation_table(function, 'fixed<16,6>', 'fixed<18,8,TRN,WRAP,0>')
+    return spec.step * MAX_SLOPES[function] + 2 * 2.0**-10
+
+
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+@pytest.mark.parametrize('name', ['gelu', 'silu', 'swish'])
+def test_keras_transformer_activations(name: str, io_type: str, tmp_path) -> None:
+    model = keras.Sequential([keras.Input((4, 6)), L.Activation(name)])
+    x = 3 * _inputs((4, 6))
+    function = 'silu' if name == 'swish' else name
+    _check(_keras(model, tmp_path, 'Vitis', io_type), x, model.predict(x, verbose=0), table_tolerance(function))
+
+
+TORCH_ACTIVATIONS = {
+    'gelu': lambda: torch.nn.GELU(),
+    'gelu_tanh': lambda: torch.nn.GELU(approximate='tanh'),
+    'silu': lambda: torch.nn.SiLU(),
+}
+
+
+@pytest.mark.parametrize('function', sorted(TORCH_ACTIVATIONS))
+def test_torch_transformer_activations(function: str, tmp_path) -> None:
+    model = torch.nn.Sequential(TORCH_ACTIVATIONS[function]()).eval()
+    x = 3 * _inputs((6,))
+    _check(_torch(model, (6,), tmp_path), x, model(torch.tensor(x)).numpy(), table_tolerance(function))
+
+
+@pytest.mark.parametrize('function', ['gelu', 'gelu_tanh'])
+def test_onnx_gelu_op_of_opset_20(function: str, tmp_path) -> None:
+    module = torch.nn.Sequential(TORCH_ACTIVATIONS[function]()).eval()
+    buffer = io.BytesIO()
+    torch.onnx.export(module, (torch.zeros(1, 6),), buffer, input_names=['x'], dynamo=False, opset_version=20)
+    model = onnx.load_from_string(buffer.getvalue())
+    assert [node.op_type for node in model.graph.node] == ['Gelu']
+    config = hls4ml.utils.config_from_onnx_model(model, granularity='name', default_precision=PRECISION)
+    hls_model = hls4ml.converters.convert_from_onnx_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis'
+    )
+    x = 3 * _inputs((6,))
+    _check(hls_model, x, module(torch.tensor(x)).numpy(), table_tolerance(function))
+
+
+@pytest.mark.parametrize('backend', BACKENDS[1:])
+def test_transformer_activations_are_identical_on_every_backend(backend: str, tmp_path) -> None:
+    inputs = keras.Input((4, 6))
+    model = keras.Model(inputs, L.Activation('silu')(L.Activation('gelu')(inputs)))
+    x = 3 * _inputs((4, 6))
+    vitis = _keras(model, tmp_path, 'Vitis', 'io_parallel').predict(x)
+    for io_type in ('io_parallel', 'io_stream'):
+        if _supported(backend, io_type):
+            hls_model = _keras(model, tmp_path, backend, io_type)
+            np.testing.assert_array_equal(hls_model.predict(x), vitis)
+            expected, _ = interpret(hls_model, x)
+            np.testing.assert_array_equal(vitis, expected[0].to_double().astype(vitis.dtype))

@@ -6,6 +6,7 @@ for (`float_semantics`) must reproduce what Keras computes on the same inputs.
 
 from __future__ import annotations
 
+import math
 import re
 
 import keras
@@ -34,8 +35,10 @@ SUPPORTED_ACTIVATIONS = {  # Keras activation name -> (IR kind, IR attributes it
     'softmax': ('Softmax', {'axis': -1}),
     'leaky_relu': ('ParametrizedActivation', {'activation': 'leaky_relu'}),
     'hard_sigmoid': ('HardActivation', {'activation': 'hard_sigmoid'}),
+    'gelu': ('Activation', {'activation': 'gelu'}),  # Keras' default: the exact (erf) form
+    'silu': ('Activation', {'activation': 'silu'}),
 }
-UNSUPPORTED_ACTIVATIONS = ('gelu', 'silu', 'relu6', 'exponential', 'mish', 'log_softmax', 'hard_silu')
+UNSUPPORTED_ACTIVATIONS = ('relu6', 'exponential', 'mish', 'log_softmax', 'hard_silu')
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
@@ -72,6 +75,8 @@ def float_semantics(layer: Layer, x: np.ndarray) -> np.ndarray:
         'softsign': lambda: flat / (1 + np.abs(flat)),
         'elu': lambda: np.where(flat > 0, flat, np.expm1(flat)),
         'selu': lambda: selu_scale * np.where(flat > 0, flat, selu_alpha * np.expm1(flat)),
+        'gelu': lambda: flat * 0.5 * (1 + np.vectorize(math.erf)(flat / math.sqrt(2))),
+        'silu': lambda: flat / (1 + np.exp(-flat)),
     }[attributes['activation']]()
 
 
@@ -154,8 +159,8 @@ def test_dense_linear_activation_adds_no_layer() -> None:
 
 
 def test_dense_with_an_unsupported_activation_is_refused_naming_it() -> None:
-    with pytest.raises(KerasConversionError, match=r"'fc' \(Dense\).*'gelu'"):
-        parse(one_layer_model(keras.layers.Dense(3, activation='gelu', name='fc')))
+    with pytest.raises(KerasConversionError, match=r"'fc' \(Dense\).*'mish'"):
+        parse(one_layer_model(keras.layers.Dense(3, activation='mish', name='fc')))
 
 
 def test_dense_on_a_two_dimensional_input_is_a_pointwise_convolution() -> None:
