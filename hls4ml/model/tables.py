@@ -61,7 +61,8 @@ _erf = np.frompyfunc(math.erf, 1, 1)
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     """x * Phi(x), the exact (erf) form of Keras gelu(approximate=False) and torch GELU('none')."""
-    return 0.5 * x * (1.0 + _erf(np.asarray(x, dtype=np.float64) / math.sqrt(2.0)).astype(np.float64))
+    erf = np.asarray(_erf(np.asarray(x, dtype=np.float64) / math.sqrt(2.0)), dtype=np.float64)
+    return 0.5 * x * (1.0 + erf)
 
 
 def _gelu_tanh(x: np.ndarray) -> np.ndarray:
