@@ -508,6 +508,27 @@ class GraphBuilder:
         column = (-1,) + (1,) * (x.rank - 1)
         return self.affine(origin, x, np.reshape(scale, column), np.reshape(bias, column))
 
+    def layer_norm(
+        self, origin: Origin, x: Value, axes: int, scale: np.ndarray | None, bias: np.ndarray | None, epsilon: float
+    ) -> Value:
+        """Layer normalization over the last `axes` framework axes (their values are one row in framework
+        order), with a scale and bias per value of the row (None: 1 and 0)."""
+        if not 1 <= axes <= x.rank:
+            raise UnsupportedOperation(f'{origin}: layer normalization over the last {axes} axes of {x.shape}')
+        x = self.framework_order(x, origin)
+        n = math.prod(x.shape[x.rank - axes :])
+        weights = {
+            'scale': np.ones(n) if scale is None else np.asarray(scale, dtype=np.float64).reshape(-1),
+            'bias': np.zeros(n) if bias is None else np.asarray(bias, dtype=np.float64).reshape(-1),
+        }
+        if any(values.shape != (n,) for values in weights.values()):
+            raise UnsupportedOperation(f'{origin}: a scale or bias does not fit rows of {n} values')
+        size, epsilon = math.prod(x.shape), float(epsilon)
+        name = self._emit(
+            origin, Kind.LAYER_NORMALIZATION, [x.tensor], weights=weights, n_in=size, n_slice=n, epsilon=epsilon
+        )
+        return Value(name, x.shape, x.perm)
+
     def merge(self, origin: Origin, a: Value, b: Value, op: str) -> Value:
         if op not in MERGE_OPS:
             raise UnsupportedOperation(f'{origin}: element-wise {op!r} is not supported')

@@ -285,3 +285,23 @@ def batch_normalization(source: Source) -> list[Layer]:
         'bias': np.broadcast_to(bias, source.input_shapes[0]).reshape(-1).copy(),
     }
     return [source.make(Kind.BATCH_NORMALIZATION, n_in=n_in, weights=per_element)]
+
+
+@handles('LayerNormalization', produces=(Kind.LAYER_NORMALIZATION,))
+def layer_normalization(source: Source) -> list[Layer]:
+    """Over the last axis, with epsilon, center (beta) and scale (gamma); docs/sequence.md."""
+    layer, config, shape = source.layer, source.config, source.input_shapes[0]
+    axes = config.get('axis', -1)
+    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
+    if [axis % (len(shape) + 1) for axis in axes] != [len(shape)]:
+        raise UnsupportedLayer(
+            f'{source.origin}: layer normalization over axis {config.get("axis")} of inputs of shape {shape} is not '
+            'supported (only the last axis, axis=-1)'
+        )
+    if config.get('rms_scaling'):
+        raise UnsupportedLayer(f'{source.origin}: rms_scaling=True is not supported (the mean is subtracted)')
+    n = shape[-1]
+    gamma = array_of(layer.gamma) if config.get('scale', True) else np.ones(n)
+    beta = array_of(layer.beta) if config.get('center', True) else np.zeros(n)
+    attributes = {'n_in': int(np.prod(shape)), 'n_slice': n, 'epsilon': float(config.get('epsilon', 1e-3))}
+    return [source.make(Kind.LAYER_NORMALIZATION, weights={'scale': gamma, 'bias': beta}, **attributes)]

@@ -115,6 +115,17 @@ def gelu(step: Step) -> Operand:
     return step.builder.activation(step.origin, step.tensor(0), GELU_FORMS[approximate])
 
 
+@handles('LayerNormalization')
+def layer_normalization(step: Step) -> Operand:
+    """Opset 17: over the axes from `axis` (default -1), a constant Scale and an optional constant B."""
+    x = step.tensor(0)
+    scale, bias = step.constant(1), step.optional_constant(2)
+    axis = onnx_axis(step, step.attribute('axis', -1), x.rank)
+    epsilon = float(step.attribute('epsilon', 1e-5))
+    values = None if bias is None else bias.values
+    return step.builder.layer_norm(step.origin, x, x.rank - axis, scale.values, values, epsilon)
+
+
 @handles('LeakyRelu')
 def leaky_relu(step: Step) -> Operand:
     alpha = float(step.attribute('alpha', 0.01))

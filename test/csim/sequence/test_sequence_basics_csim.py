@@ -215,3 +215,75 @@ def test_transformer_activations_are_identical_on_every_backend(backend: str, tm
             np.testing.assert_array_equal(hls_model.predict(x), vitis)
             expected, _ = interpret(hls_model, x)
             np.testing.assert_array_equal(vitis, expected[0].to_double().astype(vitis.dtype))
+
+
+# ---- LayerNormalization --------------------------------------------------------------------------------
+
+
+def layernorm_tolerance(x: np.ndarray, gamma: np.ndarray, n: int, input_error: float = 2.0**-10) -> float:
+    """Derived bound (docs/sequence.md): the kernel's normalized value is within 1.5 * 2**-F of the exact
+    one on the quantized input (F: the fraction of norm_t, 16 - 4 = 12 bits here); an error of the input
+    (its truncation, <= 2**-10 per value) moves a normalized value by <= 2 * error / std of its row; both
+    times max |gamma|; the scale and bias are written to 16 bits (a few 2**-15) and the result is wide."""
+    rows = x.reshape(-1, n).astype(np.float64)
+    std = rows.std(axis=1).min()
+    return float(np.abs(gamma).max() * (1.5 * 2.0**-12 + 2 * input_error / std) + 4 * 2.0**-15)
+
+
+def keras_layernorm(shape: tuple[int, ...], epsilon: float = 1e-3) -> keras.Model:
+    model = keras.Sequential([keras.Input(shape), L.LayerNormalization(epsilon=epsilon, name='ln')])
+    rng = np.random.default_rng(5)
+    model.get_layer('ln').set_weights([rng.uniform(0.5, 1.5, shape[-1]), rng.uniform(-0.5, 0.5, shape[-1])])
+    return model
+
+
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+def test_keras_layer_normalization(io_type: str, tmp_path) -> None:
+    model = keras_layernorm((4, 8))
+    x = _inputs((4, 8))
+    gamma = model.get_layer('ln').get_weights()[0]
+    atol = layernorm_tolerance(x, gamma, 8)
+    _check(_keras(model, tmp_path, 'Vitis', io_type), x, model.predict(x, verbose=0), atol)
+
+
+@pytest.mark.parametrize('shape', [(8,), (3, 2, 4)], ids=['one_axis', 'two_axes'])
+def test_torch_layer_norm_over_the_last_axes(shape: tuple[int, ...], tmp_path) -> None:
+    normalized = shape[-1:] if len(shape) == 1 else shape[-2:]
+    model = torch.nn.Sequential(torch.nn.LayerNorm(normalized, eps=1e-5)).eval()
+    with torch.no_grad():
+        model[0].weight.uniform_(0.5, 1.5)
+        model[0].bias.uniform_(-0.5, 0.5)
+    x = _inputs(shape)
+    n = int(np.prod(normalized))
+    atol = layernorm_tolerance(x, model[0].weight.detach().numpy(), n)
+    _check(_torch(model, shape, tmp_path), x, model(torch.tensor(x)).detach().numpy(), atol)
+
+
+def test_onnx_layer_normalization_op(tmp_path) -> None:
+    module = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.LayerNorm(8)).eval()
+    buffer = io.BytesIO()
+    torch.onnx.export(module, (torch.zeros(1, 3, 6),), buffer, input_names=['x'], dynamo=False, opset_version=17)
+    model = onnx.load_from_string(buffer.getvalue())
+    assert 'LayerNormalization' in [node.op_type for node in model.graph.node]
+    config = hls4ml.utils.config_from_onnx_model(model, granularity='name', default_precision=PRECISION)
+    hls_model = hls4ml.converters.convert_from_onnx_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis'
+    )
+    x = _inputs((3, 6))
+    framework = module(torch.tensor(x)).detach().numpy()
+    channels_last = framework.transpose(0, 2, 1)  # the default output layout of a (tokens, features) tensor
+    # the input of the normalization is a dense output, within 0.01 of the float one (see the top)
+    hidden = module[0](torch.tensor(x)).detach().numpy()
+    _check(hls_model, x, channels_last, atol=layernorm_tolerance(hidden, np.ones(8), 8, input_error=0.01))
+
+
+@pytest.mark.parametrize('backend', BACKENDS[1:])
+def test_layer_normalization_is_identical_on_every_backend(backend: str, tmp_path) -> None:
+    model = keras_layernorm((3, 8), epsilon=1e-5)
+    x = _inputs((3, 8))
+    framework = model.predict(x, verbose=0)
+    atol = layernorm_tolerance(x, model.get_layer('ln').get_weights()[0], 8)
+    vitis = _check(_keras(model, tmp_path, 'Vitis', 'io_parallel'), x, framework, atol)
+    for io_type in ('io_parallel', 'io_stream'):
+        if _supported(backend, io_type):
+            np.testing.assert_array_equal(_check(_keras(model, tmp_path, backend, io_type), x, framework, atol), vitis)

@@ -507,3 +507,24 @@ def test_name_table_keeps_long_names_unique() -> None:
     given = [table.add('x' * 100 + suffix) for suffix in ('a', 'b', 'c')]
     assert len(set(given)) == 3
     assert all(IDENTIFIER.match(name) for name in given)
+
+
+# ---- layer normalization ----------------------------------------------------------------------------
+
+
+def test_layer_normalization_over_the_last_axis_carries_gamma_beta_and_epsilon() -> None:
+    model = one_layer_model(keras.layers.LayerNormalization(epsilon=1e-4, center=False, name='ln'), shape=(3, 4))
+    layer = only_layer(model)
+    assert layer.kind == Kind.LAYER_NORMALIZATION
+    assert (layer.attributes['n_in'], layer.attributes['n_slice'], layer.attributes['epsilon']) == (12, 4, 1e-4)
+    np.testing.assert_array_equal(layer.weights['bias'], np.zeros(4))
+
+
+@pytest.mark.parametrize(
+    ('options', 'message'),
+    [({'axis': 1}, r'.*axis \[1\] .*only the last axis'), ({'rms_scaling': True}, 'rms_scaling=True')],
+)
+def test_layer_normalization_settings_it_cannot_compute_are_refused(options: dict, message: str) -> None:
+    model = one_layer_model(keras.layers.LayerNormalization(name='ln', **options), shape=(3, 4))
+    with pytest.raises(KerasConversionError, match=rf"'ln' \(LayerNormalization\): {message}"):
+        parse(model)
