@@ -49,7 +49,7 @@ from hls4ml.model.kinds import (
 from hls4ml.model.names import NameTable
 from hls4ml.model.reference.soft_topk import strength_exponent
 from hls4ml.model.shape_rules import window_output
-from hls4ml.model.types import PrecisionType
+from hls4ml.model.types import IntegerPrecisionType, PrecisionType
 
 CHANNELS_LAST_MODES = ('full', 'internal', 'off')
 AXES = {1: ('width',), 2: ('height', 'width')}
@@ -528,6 +528,21 @@ class GraphBuilder:
             origin, Kind.LAYER_NORMALIZATION, [x.tensor], weights=weights, n_in=size, n_slice=n, epsilon=epsilon
         )
         return Value(name, x.shape, x.perm)
+
+    def embedding(self, origin: Origin, x: Value, table: np.ndarray) -> Value:
+        """Rows of `table` (n_vocab, n_dim) selected by integer indices; a model input read directly gets
+        the integer type int<32> unless the frontend gave it one (the frameworks feed int32/int64)."""
+        table = np.asarray(table, dtype=np.float64)
+        if table.ndim != 2:
+            raise UnsupportedOperation(f'{origin}: an embedding table of shape {table.shape} (needs 2 axes)')
+        x = self.framework_order(x, origin)
+        producer = self.graph.layers.get(x.tensor)
+        if producer is not None and producer.kind == Kind.INPUT and 'result' not in producer.types:
+            producer.types['result'] = IntegerPrecisionType(32, True)
+        n_vocab, n_dim = table.shape
+        attributes = {'n_in': math.prod(x.shape), 'n_vocab': n_vocab, 'n_dim': n_dim}
+        name = self._emit(origin, Kind.EMBEDDING, [x.tensor], weights={'embeddings': table}, **attributes)
+        return Value(name, (*x.shape, n_dim), tuple(range(x.rank + 1)))
 
     def merge(self, origin: Origin, a: Value, b: Value, op: str) -> Value:
         if op not in MERGE_OPS:

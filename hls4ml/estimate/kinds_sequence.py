@@ -1,11 +1,12 @@
 """Rules of the sequence kinds (`hls4ml/model/kinds/sequence.py`), following their kernels
-(nnet_layernorm.h); formulas and reasons in docs/estimator.md and docs/sequence.md."""
+(nnet_layernorm.h, nnet_embedding.h); formulas and reasons in docs/estimator.md and docs/sequence.md."""
 
 from __future__ import annotations
 
-from hls4ml.estimate.context import LayerModel, RuleContext
+from hls4ml.estimate.context import LayerModel, RuleContext, stream_schedule
 from hls4ml.estimate.kinds_products import lanes, schedule
-from hls4ml.estimate.primitives import Cost, Multiplier, Range, tree_levels
+from hls4ml.estimate.mapping import in_block_ram
+from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, tree_levels
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
@@ -41,3 +42,24 @@ def layernorm(layer: Layer, ctx: RuleContext) -> LayerModel:
     depth = ctx.cycles(chain + ctx.add_ns(bits['result']))
     latency, interval = schedule(layer, ctx, depth, int(layer.attributes.get('reuse_factor', 1)))
     return LayerModel(cost, latency, interval, depth, ['bit-serial root and division: one product per bit'])
+
+
+@estimator_rule(Kind.EMBEDDING)
+def embedding(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """The table is one ROM of n_vocab words of n_dim entries, read once per index in the same cycle
+    (io_parallel: every index; io_stream: one index per cycle); per index a range check (two compares
+    of the index width) and a multiplexer to zero per output value."""
+    attributes = layer.attributes
+    indices = ctx.input_size(layer) if not ctx.io_stream else 1
+    index_bits, result = ctx.input_bits(layer), ctx.type_bits(layer, 'result')
+    row_bits = attributes['n_dim'] * ctx.type_bits(layer, 'embeddings')
+    cost = Cost(register_bits=Range.exact(indices * attributes['n_dim'] * result))
+    cost.memories.append(Memory('rom', attributes['n_vocab'], row_bits, indices, label='embedding table'))
+    cost.logic_bits += indices * (2 * index_bits + attributes['n_dim'] * result)
+    read = ctx.read_cycles(in_block_ram(attributes['n_vocab'] * row_bits))
+    depth = ctx.cycles(ctx.compare_ns(index_bits), read)
+    if ctx.io_stream:
+        latency, interval = stream_schedule(depth, ctx.input_size(layer))
+    else:
+        latency, interval = depth, Range.exact(1)
+    return LayerModel(cost, latency, interval, depth, ['the table as one ROM read per index'])

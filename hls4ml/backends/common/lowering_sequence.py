@@ -1,4 +1,4 @@
-"""Lowering of the sequence kinds (`hls4ml/model/kinds/sequence.py`): layer normalization."""
+"""Lowering of the sequence kinds (`hls4ml/model/kinds/sequence.py`): layer normalization, embedding."""
 
 from __future__ import annotations
 
@@ -28,4 +28,18 @@ def lower_layernorm(layer: Layer, context: LoweringContext) -> LayerImpl:
         context.array(impl, layer, 'b', 'bias', 'bias'),
         repr(float(layer.attributes['epsilon'] * n_slice**4)),
     ]
+    return impl
+
+
+@lowering(Kind.EMBEDDING, stream='nnet_embedding_stream.h')
+def lower_embedding(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """The table as one constant array (a ROM), flat row by row."""
+    impl = context.start(layer, 'nnet_embedding.h', 'nnet::embedding_config', 'nnet::embedding')
+    impl.statics += [
+        ('unsigned', 'n_vocab', str(layer.attributes['n_vocab'])),
+        ('unsigned', 'n_dim', str(layer.attributes['n_dim'])),
+        ('unsigned', 'io_type', context.io_type),
+    ]
+    impl.typedefs.append(('embeddings_t', context.type_name(layer, 'embeddings')))
+    impl.arguments.append(context.array(impl, layer, 'e', 'embeddings', 'embeddings'))
     return impl

@@ -18,6 +18,7 @@ from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_m
 from hls4ml.converters.pointwise import convolution_rows, pointwise_dense
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import ACTIVATIONS, Kind, KindRecord
+from hls4ml.model.types import IntegerPrecisionType
 
 
 class UnsupportedLayer(ValueError):
@@ -101,7 +102,12 @@ def input_layer(source: Source) -> list[Layer]:
             f'{source.origin}: every input dimension must be fixed, got {shape}; '
             'give keras.Input(shape=...) a size for each axis'
         )
-    return [source.make(Kind.INPUT, inputs=[], shape=shape)]
+    layer = source.make(Kind.INPUT, inputs=[], shape=shape)
+    dtype = str(getattr(source.layer, 'dtype', 'float32'))
+    if dtype.startswith(('int', 'uint')):  # integer inputs (indices of an Embedding) keep their integer type
+        width = int(dtype.removeprefix('u').removeprefix('int'))
+        layer.types['result'] = IntegerPrecisionType(width, not dtype.startswith('u'))
+    return [layer]
 
 
 # the kinds `activation_layers` makes: the `produces` of every handler that calls it
@@ -305,3 +311,17 @@ def layer_normalization(source: Source) -> list[Layer]:
     beta = array_of(layer.beta) if config.get('center', True) else np.zeros(n)
     attributes = {'n_in': int(np.prod(shape)), 'n_slice': n, 'epsilon': float(config.get('epsilon', 1e-3))}
     return [source.make(Kind.LAYER_NORMALIZATION, weights={'scale': gamma, 'bias': beta}, **attributes)]
+
+
+@handles('Embedding', produces=(Kind.EMBEDDING,))
+def embedding(source: Source) -> list[Layer]:
+    """Integer indices -> rows of the table (docs/sequence.md: an index outside the table gives zeros)."""
+    config, shape = source.config, source.input_shapes[0]
+    if config.get('mask_zero'):
+        raise UnsupportedLayer(
+            f'{source.origin}: mask_zero=True is not supported (the mask would change what later layers compute)'
+        )
+    table = array_of(source.layer.embeddings)
+    n_vocab, n_dim = table.shape
+    attributes = {'n_in': int(np.prod(shape)), 'n_vocab': n_vocab, 'n_dim': n_dim}
+    return [source.make(Kind.EMBEDDING, weights={'embeddings': table}, **attributes)]

@@ -126,6 +126,17 @@ def layer_normalization(step: Step) -> Operand:
     return step.builder.layer_norm(step.origin, x, x.rank - axis, scale.values, values, epsilon)
 
 
+@handles('Gather')
+def gather(step: Step) -> Operand:
+    """An embedding: rows (axis 0) of a constant table selected by a tensor of integer indices."""
+    if step.attribute('axis', 0) != 0:
+        raise step.unsupported(
+            f'Gather along axis {step.attribute("axis")} is not supported (rows of a constant table)'
+        )
+    table, indices = step.constant(0), step.tensor(1)
+    return step.builder.embedding(step.origin, indices, table.values)
+
+
 @handles('LeakyRelu')
 def leaky_relu(step: Step) -> Operand:
     alpha = float(step.attribute('alpha', 0.01))

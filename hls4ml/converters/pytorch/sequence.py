@@ -1,4 +1,4 @@
-"""Sequence layers: layer normalization (docs/sequence.md)."""
+"""Sequence layers: layer normalization and embedding (docs/sequence.md)."""
 
 from __future__ import annotations
 
@@ -26,3 +26,25 @@ def layer_norm_module(step: Step, module: Any, x: Any) -> Value:
     weight = None if module.weight is None else array(module.weight)
     bias = None if module.bias is None else array(module.bias)
     return layer_norm(step, x, module.normalized_shape, weight, bias, module.eps)
+
+
+@functions(F.embedding)
+def embedding(
+    step: Step,
+    x: Any,
+    weight: Any,
+    padding_idx: Any = None,
+    max_norm: Any = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Value:
+    """Integer indices -> rows of `weight`; padding_idx only changes training, max_norm is refused."""
+    if max_norm is not None:
+        raise step.refuse(f'embedding with max_norm={max_norm} is not supported (it renormalizes rows at lookup)')
+    return step.builder.embedding(step.origin, tensor(step, x), constant(step, weight, 'the table'))
+
+
+@modules('Embedding')
+def embedding_module(step: Step, module: Any, x: Any) -> Value:
+    return embedding(step, x, array(module.weight), module.padding_idx, module.max_norm)

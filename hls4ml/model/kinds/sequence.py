@@ -8,7 +8,7 @@ import math
 
 from hls4ml.model.fixed import FixedArray
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds.record import COMMON_KEYS, element_wise, weights_of
+from hls4ml.model.kinds.record import COMMON_KEYS, KindRecord, element_wise, weights_of
 from hls4ml.model.pass_context import PassContext
 from hls4ml.model.precision_rules import (
     default_width,
@@ -19,6 +19,7 @@ from hls4ml.model.precision_rules import (
     magnitude,
     sum_type,
 )
+from hls4ml.model.reference.embedding import embedding
 from hls4ml.model.reference.layernorm import LayerNormTypes, layernorm
 from hls4ml.model.types import FixedPrecisionType
 
@@ -102,4 +103,46 @@ class Sequence:
         reference=_layernorm_reference,
         weights=('scale', 'bias'),
         weight_shapes=_layernorm_weights,
+    )
+
+    # ---- Embedding: each integer index selects a row of a (n_vocab, n_dim) table, a ROM ---------------
+
+    @staticmethod
+    def _embedding_types(graph: Graph, layer: Layer, context: PassContext) -> None:
+        """The indices must be integers (an input type without fraction bits); the table is fitted to
+        its values and the result is the table's type: a lookup is exact."""
+        source = graph.input_type(layer)
+        if not isinstance(source, FixedPrecisionType) or source.fractional > 0:
+            raise ValueError(
+                f'{layer.describe()}: an embedding reads integer indices, but its input type is {source}; give '
+                "the layer that feeds it an integer precision, e.g. config['LayerName'][<input>]['Precision'] = "
+                "'int<32>'"
+            )
+        if is_auto(layer.types['embeddings']):
+            layer.types['embeddings'] = fitted_type(layer.weights['embeddings'], default_width(context))
+        if is_auto(layer.types['result']):
+            layer.types['result'] = layer.types['embeddings']
+
+    @staticmethod
+    def _embedding_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        table = weights_of(layer, 'embeddings', 'embeddings', family)
+        return embedding(inputs[0], table, layer.attributes['n_dim'], layer.types['result'])
+
+    @staticmethod
+    def _embedding_shape(layer: Layer, inputs: list[tuple[int, ...]]) -> tuple[int, ...]:
+        return (*inputs[0], layer.attributes['n_dim'])
+
+    @staticmethod
+    def _embedding_weights(layer: Layer) -> dict[str, tuple[int, ...]]:
+        return {'embeddings': (layer.attributes['n_vocab'], layer.attributes['n_dim'])}
+
+    EMBEDDING = KindRecord(
+        'Embedding',
+        types={'result': 'auto', 'embeddings': 'auto'},
+        config_keys=COMMON_KEYS,
+        output_shape=_embedding_shape,
+        precision_rule=_embedding_types,
+        reference=_embedding_reference,
+        weights=('embeddings',),
+        weight_shapes=_embedding_weights,
     )

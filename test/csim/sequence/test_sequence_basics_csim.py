@@ -287,3 +287,82 @@ def test_layer_normalization_is_identical_on_every_backend(backend: str, tmp_pat
     for io_type in ('io_parallel', 'io_stream'):
         if _supported(backend, io_type):
             np.testing.assert_array_equal(_check(_keras(model, tmp_path, backend, io_type), x, framework, atol), vitis)
+
+
+# ---- Embedding ---------------------------------------------------------------------------------------
+
+
+def table_lsb(hls_model, name: str) -> float:
+    """A looked-up value is the table entry written into its fitted type: off by at most one LSB."""
+    return 2.0 ** -hls_model.graph.layers[name].types['embeddings'].fractional
+
+
+def keras_embedding() -> keras.Model:
+    keras.utils.set_random_seed(4)
+    model = keras.Sequential([keras.Input((5,), dtype='int32'), L.Embedding(10, 4, name='emb')])
+    model.get_layer('emb').set_weights([np.random.default_rng(4).normal(0, 1, (10, 4))])
+    return model
+
+
+def indices(n: int = 24) -> np.ndarray:
+    """Indices into a table of 10 rows, two of them outside it (12 and -1: rows of zeros)."""
+    x = np.random.default_rng(6).integers(0, 10, (n, 5))
+    x[0, 0], x[1, 3] = 12, -1
+    return x
+
+
+def expected_rows(table: np.ndarray, x: np.ndarray) -> np.ndarray:
+    inside = (x >= 0) & (x < len(table))
+    return np.where(inside[..., np.newaxis], table[np.clip(x, 0, len(table) - 1)], 0.0)
+
+
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+def test_keras_embedding_with_indices_outside_the_table(io_type: str, tmp_path) -> None:
+    model = keras_embedding()
+    x = indices()
+    hls_model = _keras(model, tmp_path, 'Vitis', io_type)
+    table = model.get_layer('emb').get_weights()[0]
+    predicted = _check(hls_model, x.astype(np.float64), expected_rows(table, x), table_lsb(hls_model, 'emb'))
+    assert not predicted[0, :4].any() and not predicted[1, 12:16].any()
+
+
+def test_torch_embedding(tmp_path) -> None:
+    model = torch.nn.Sequential(torch.nn.Embedding(10, 4), torch.nn.Linear(4, 3)).eval()
+    x = indices()
+    x[x < 0] = 0  # PyTorch refuses indices outside its table
+    x[x >= 10] = 9
+    hls_model = _torch(model, (5,), tmp_path)
+    framework = model(torch.tensor(x)).detach().numpy()
+    # the linear layer sums 4 table values, each off by one LSB, times weights below 1: within 0.01 more
+    _check(hls_model, x.astype(np.float64), framework, atol=0.01 + 4 * table_lsb(hls_model, 'layer_0'))
+
+
+def test_onnx_gather_of_a_constant_table(tmp_path) -> None:
+    module = torch.nn.Sequential(torch.nn.Embedding(10, 4)).eval()
+    buffer = io.BytesIO()
+    example = torch.zeros(1, 5, dtype=torch.long)
+    torch.onnx.export(module, (example,), buffer, input_names=['x'], dynamo=False, opset_version=13)
+    model = onnx.load_from_string(buffer.getvalue())
+    assert [node.op_type for node in model.graph.node] == ['Gather']
+    config = hls4ml.utils.config_from_onnx_model(model, granularity='name', default_precision=PRECISION)
+    hls_model = hls4ml.converters.convert_from_onnx_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis'
+    )
+    x = indices()
+    table = module[0].weight.detach().numpy()
+    (name,) = [name for name, layer in hls_model.graph.layers.items() if layer.kind == 'Embedding']
+    framework = expected_rows(table, x).transpose(0, 2, 1)  # the default channels-last output layout
+    _check(hls_model, x.astype(np.float64), framework, table_lsb(hls_model, name))
+
+
+@pytest.mark.parametrize('backend', BACKENDS[1:])
+def test_embedding_is_identical_on_every_backend(backend: str, tmp_path) -> None:
+    model = keras_embedding()
+    x = indices().astype(np.float64)
+    vitis = _keras(model, tmp_path, 'Vitis', 'io_parallel').predict(x)
+    for io_type in ('io_parallel', 'io_stream'):
+        if _supported(backend, io_type):
+            hls_model = _keras(model, tmp_path, backend, io_type)
+            np.testing.assert_array_equal(hls_model.predict(x), vitis)
+            expected, _ = interpret(hls_model, x)
+            np.testing.assert_array_equal(vitis, expected[0].to_double().astype(vitis.dtype))

@@ -387,7 +387,7 @@ def test_subclassed_models_and_other_objects_are_refused() -> None:
 def test_every_unsupported_layer_is_named_in_one_error() -> None:
     inputs = keras.Input((4,), name='x')
     hidden = keras.layers.Dense(4, name='fc')(inputs)
-    normed = keras.layers.LayerNormalization(name='norm 1')(hidden)
+    normed = keras.layers.GroupNormalization(groups=2, name='norm 1')(hidden)
     repeated = keras.layers.RepeatVector(2, name='shape.it')(normed)
     flat = keras.layers.Flatten(name='flat')(keras.layers.UnitNormalization(name='unit')(repeated))
     outputs = keras.layers.Add(name='add')([keras.layers.Dense(8)(hidden), flat])
@@ -395,7 +395,7 @@ def test_every_unsupported_layer_is_named_in_one_error() -> None:
         parse(keras.Model(inputs, outputs))
     message = str(caught.value)
     for name, class_name in [
-        ('norm 1', 'LayerNormalization'),
+        ('norm 1', 'GroupNormalization'),
         ('shape.it', 'RepeatVector'),
         ('unit', 'UnitNormalization'),
     ]:
@@ -528,3 +528,30 @@ def test_layer_normalization_settings_it_cannot_compute_are_refused(options: dic
     model = one_layer_model(keras.layers.LayerNormalization(name='ln', **options), shape=(3, 4))
     with pytest.raises(KerasConversionError, match=rf"'ln' \(LayerNormalization\): {message}"):
         parse(model)
+
+
+# ---- embedding --------------------------------------------------------------------------------------
+
+
+def test_embedding_of_an_integer_input_keeps_the_input_integer() -> None:
+    inputs = keras.Input((5,), dtype='int32', name='x')
+    graph = parse(keras.Model(inputs, keras.layers.Embedding(10, 3, name='emb')(inputs)))
+    assert str(graph.layers['x'].types['result']) == 'int<32>'
+    emb = graph.layers['emb']
+    assert emb.kind == Kind.EMBEDDING and graph.tensors['emb'].shape == (5, 3)
+    assert (emb.attributes['n_vocab'], emb.attributes['n_dim'], emb.weights['embeddings'].shape) == (10, 3, (10, 3))
+
+
+def test_embedding_with_mask_zero_is_refused() -> None:
+    inputs = keras.Input((5,), dtype='int32', name='x')
+    model = keras.Model(inputs, keras.layers.Embedding(10, 3, mask_zero=True, name='emb')(inputs))
+    with pytest.raises(KerasConversionError, match=r"'emb' \(Embedding\): mask_zero=True"):
+        parse(model)
+
+
+def test_embedding_of_fractional_indices_is_refused_naming_the_fix(tmp_path) -> None:
+    inputs = keras.Input((5,), dtype='int32', name='x')
+    model = keras.Model(inputs, keras.layers.Embedding(10, 3, name='emb')(inputs))
+    config = {'Model': {'Precision': 'fixed<16,6>'}, 'LayerName': {'x': {'Precision': {'result': 'fixed<16,6>'}}}}
+    with pytest.raises(ValueError, match=r'emb.*integer indices.*fixed<16,6>.*Precision'):
+        convert_from_keras_model(model, hls_config=config, output_dir=str(tmp_path / 'prj'))
