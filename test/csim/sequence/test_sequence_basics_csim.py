@@ -366,3 +366,48 @@ def test_embedding_is_identical_on_every_backend(backend: str, tmp_path) -> None
             np.testing.assert_array_equal(hls_model.predict(x), vitis)
             expected, _ = interpret(hls_model, x)
             np.testing.assert_array_equal(vitis, expected[0].to_double().astype(vitis.dtype))
+
+
+# ---- ONNX graphs that write GELU and layer normalization out as elementary ops ------------------------
+
+
+def _exported(module: torch.nn.Module, shape: tuple[int, ...], opset: int) -> onnx.ModelProto:
+    buffer = io.BytesIO()
+    torch.onnx.export(
+        module.eval(), (torch.zeros(1, *shape),), buffer, input_names=['x'], dynamo=False, opset_version=opset
+    )
+    return onnx.load_from_string(buffer.getvalue())
+
+
+def _onnx(model: onnx.ModelProto, tmp_path):
+    config = hls4ml.utils.config_from_onnx_model(
+        model, granularity='name', default_precision=PRECISION, transpose_outputs=True
+    )
+    return hls4ml.converters.convert_from_onnx_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis', transpose_outputs=True
+    )
+
+
+def test_onnx_erf_graph_of_gelu_is_fused(tmp_path) -> None:
+    module = torch.nn.Sequential(torch.nn.GELU())
+    model = _exported(module, (6,), 17)
+    assert 'Erf' in [node.op_type for node in model.graph.node]
+    hls_model = _onnx(model, tmp_path)
+    assert [layer.attributes.get('activation') for layer in hls_model.graph.layers.values()][1:] == ['gelu']
+    x = 3 * _inputs((6,))
+    _check(hls_model, x, module(torch.tensor(x)).numpy(), table_tolerance('gelu'))
+
+
+def test_onnx_reduce_mean_graph_of_layer_norm_is_fused(tmp_path) -> None:
+    module = torch.nn.Sequential(torch.nn.LayerNorm(8, eps=1e-5))
+    with torch.no_grad():
+        module[0].weight.uniform_(0.5, 1.5)
+        module[0].bias.uniform_(-0.5, 0.5)
+    model = _exported(module, (3, 8), 16)
+    assert 'ReduceMean' in [node.op_type for node in model.graph.node]
+    hls_model = _onnx(model, tmp_path)
+    (layer,) = [layer for layer in hls_model.graph.layers.values() if layer.kind == 'LayerNormalization']
+    assert layer.attributes['epsilon'] == pytest.approx(1e-5) and layer.attributes['n_slice'] == 8
+    x = _inputs((3, 8))
+    atol = layernorm_tolerance(x, module[0].weight.detach().numpy(), 8)
+    _check(hls_model, x, module(torch.tensor(x)).detach().numpy(), atol)
