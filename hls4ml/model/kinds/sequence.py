@@ -42,9 +42,9 @@ def layernorm_internals(x: FixedPrecisionType, n: int, epsilon: float, width: in
     norm_fraction = max(width - norm_integer, 1)
     floor_term = epsilon * n**4  # V >= eps n^4: the root's and the epsilon term's precision follow it
     extra = math.ceil(math.log2(math.sqrt(n) / math.sqrt(floor_term))) if floor_term > 0 else fraction
-    variance_fraction = max(
-        2 * fraction, (math.ceil(-math.log2(floor_term)) if floor_term > 0 else 0) + norm_fraction + 4
-    )
+    # eps n^4 is written with an error below 2**-(F+5) / sqrt(n) of V: it moves norm by < 2**-(F+5)
+    floor_bits = math.ceil(-math.log2(floor_term)) if floor_term > 0 else 0
+    variance_fraction = max(2 * fraction, floor_bits + norm_fraction + 4 + math.ceil(math.log2(math.sqrt(n))))
     variance_bound = n**4 * (spread**2 / 4 + epsilon)
     return {
         'count': FixedPrecisionType(n.bit_length(), n.bit_length(), False),
