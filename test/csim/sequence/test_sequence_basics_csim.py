@@ -62,7 +62,7 @@ def _torch(model: torch.nn.Module, shape: tuple[int, ...], tmp_path, backend: st
         model, (shape,), granularity='name', default_precision=PRECISION, transpose_outputs=True
     )
     return hls4ml.converters.convert_from_pytorch_model(
-        model, hls_config=config, output_dir=str(tmp_path / backend), backend=backend, transpose_outputs=True
+        model, hls_config=config, output_dir=str(tmp_path / backend), backend=backend
     )
 
 
@@ -384,7 +384,7 @@ def _onnx(model: onnx.ModelProto, tmp_path):
         model, granularity='name', default_precision=PRECISION, transpose_outputs=True
     )
     return hls4ml.converters.convert_from_onnx_model(
-        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis', transpose_outputs=True
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis'
     )
 
 
