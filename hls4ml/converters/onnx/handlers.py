@@ -115,6 +115,12 @@ def gelu(step: Step) -> Operand:
     return step.builder.activation(step.origin, step.tensor(0), GELU_FORMS[approximate])
 
 
+@handles('SiLU')
+def silu(step: Step) -> Operand:
+    """x * Sigmoid(x), fused by `sequence_patterns` (no ONNX op of that name)."""
+    return step.builder.activation(step.origin, step.tensor(0), 'silu')
+
+
 @handles('LayerNormalization')
 def layer_normalization(step: Step) -> Operand:
     """Opset 17: over the axes from `axis` (default -1), a constant Scale and an optional constant B."""

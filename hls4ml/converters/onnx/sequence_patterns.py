@@ -1,14 +1,16 @@
-"""GELU and layer normalization written out as elementary ops, fused back into one node each.
+"""GELU, SiLU and layer normalization written out as elementary ops, fused back into one node each.
 
 Before opset 20 (GELU) and 17 (layer normalization) `torch.onnx.export` writes them out:
 
     GELU:      Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x, .) -> Mul(0.5)
+    SiLU:      Sigmoid(x) -> Mul(x, .)               (ONNX has no SiLU op: always written out)
     LayerNorm: ReduceMean(x) -> Sub(x, .) -> Pow(2) -> ReduceMean -> Add(eps) -> Sqrt -> Div(Sub, .)
                -> Mul(scale) -> Add(bias)         (the ReduceMeans over the trailing axes, keepdims)
 
 `fuse_sequence_patterns` replaces each match, on the graph as loaded, by the `Gelu` or
-`LayerNormalization` node that later opsets write (named after the last node of the match, which
-keeps its output), so the handlers of those ops convert them. A chain matches only when each
+`LayerNormalization` node that later opsets write (SiLU: a `SiLU` node of our own, no ONNX op),
+named after the last node of the match, which keeps its output, so that the handlers of those ops
+convert them. A chain matches only when each
 intermediate value feeds nothing but the next node of the chain; otherwise the nodes stay as they
 are and the unsupported ones (Erf, ReduceMean, ...) are reported by name.
 """
@@ -72,6 +74,9 @@ def fuse_sequence_patterns(graph: onnx.GraphProto, opset: int) -> None:
     view = _Graph(graph)
     for sqrt in [node for node in graph.node if node.op_type == 'Sqrt']:
         _fuse_layer_norm(view, sqrt, opset)
+    view = _Graph(graph)
+    for sigmoid in [node for node in graph.node if node.op_type == 'Sigmoid']:
+        _fuse_silu(view, sigmoid)
 
 
 def _replace(view: _Graph, chain: list[onnx.NodeProto], fused: onnx.NodeProto) -> None:
@@ -101,6 +106,15 @@ def _fuse_gelu(view: _Graph, erf: onnx.NodeProto) -> None:
         return
     fused = onnx.helper.make_node('Gelu', [x], [halving.output[0]], name=halving.name)
     _replace(view, [scaled, erf, add, product, halving], fused)
+
+
+def _fuse_silu(view: _Graph, sigmoid: onnx.NodeProto) -> None:
+    """Mul(x, Sigmoid(x)) -> one `SiLU` node (no ONNX op has that name; only this converter reads it)."""
+    product = view.only_reader(sigmoid.output[0], 'Mul')
+    if product is None or view.other_input(product, sigmoid.output[0]) != sigmoid.input[0]:
+        return
+    fused = onnx.helper.make_node('SiLU', [sigmoid.input[0]], [product.output[0]], name=product.name)
+    _replace(view, [sigmoid, product], fused)
 
 
 def _trailing_axes(view: _Graph, node: onnx.NodeProto, opset: int) -> int | None:

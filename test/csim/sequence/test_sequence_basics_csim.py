@@ -411,3 +411,13 @@ def test_onnx_reduce_mean_graph_of_layer_norm_is_fused(tmp_path) -> None:
     x = _inputs((3, 8))
     atol = layernorm_tolerance(x, module[0].weight.detach().numpy(), 8)
     _check(hls_model, x, module(torch.tensor(x)).detach().numpy(), atol)
+
+
+def test_onnx_sigmoid_product_of_silu_is_fused(tmp_path) -> None:
+    module = torch.nn.Sequential(torch.nn.SiLU())
+    model = _exported(module, (6,), 17)
+    assert [node.op_type for node in model.graph.node] == ['Sigmoid', 'Mul']
+    hls_model = _onnx(model, tmp_path)
+    assert [layer.attributes.get('activation') for layer in hls_model.graph.layers.values()][1:] == ['silu']
+    x = 3 * _inputs((6,))
+    _check(hls_model, x, module(torch.tensor(x)).numpy(), table_tolerance('silu'))

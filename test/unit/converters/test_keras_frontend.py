@@ -520,6 +520,7 @@ def test_layer_normalization_over_the_last_axis_carries_gamma_beta_and_epsilon()
     np.testing.assert_array_equal(layer.weights['bias'], np.zeros(4))
 
 
+@pytest.mark.filterwarnings('ignore:You passed `rms_scaling=True`')
 @pytest.mark.parametrize(
     ('options', 'message'),
     [({'axis': 1}, r'.*axis \[1\] .*only the last axis'), ({'rms_scaling': True}, 'rms_scaling=True')],
