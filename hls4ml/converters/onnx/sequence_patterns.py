@@ -131,35 +131,54 @@ def _trailing_axes(view: _Graph, node: onnx.NodeProto, opset: int) -> int | None
     return len(axes)
 
 
-def _fuse_layer_norm(view: _Graph, sqrt: onnx.NodeProto, opset: int) -> None:
-    plus = view.producers.get(sqrt.input[0])
-    variance = view.producers.get(plus.input[0]) if plus is not None and plus.op_type == 'Add' else None
-    square = view.producers.get(variance.input[0]) if variance is not None else None
-    centred = view.producers.get(square.input[0]) if square is not None and square.op_type == 'Pow' else None
-    if centred is None or centred.op_type != 'Sub' or variance is None or variance.op_type != 'ReduceMean':
-        return
-    mean = view.producers.get(centred.input[1])
-    x = centred.input[0]
-    epsilon = view.constant(plus.input[1]) if plus is not None else None
+def _producer(view: _Graph, name: str, op_type: str) -> onnx.NodeProto | None:
+    node = view.producers.get(name)
+    return node if node is not None and node.op_type == op_type else None
+
+
+def _statistics(view: _Graph, sqrt: onnx.NodeProto, opset: int) -> list[onnx.NodeProto] | None:
+    """[mean, centred, square, variance, plus] above a Sqrt, when they are the layer norm's."""
+    plus = _producer(view, sqrt.input[0], 'Add')
+    variance = _producer(view, plus.input[0], 'ReduceMean') if plus is not None else None
+    square = _producer(view, variance.input[0], 'Pow') if variance is not None else None
+    centred = _producer(view, square.input[0], 'Sub') if square is not None else None
+    mean = _producer(view, centred.input[1], 'ReduceMean') if centred is not None else None
+    if plus is None or variance is None or square is None or centred is None or mean is None:
+        return None
     axes = _trailing_axes(view, variance, opset)
-    if mean is None or mean.op_type != 'ReduceMean' or mean.input[0] != x or epsilon is None or epsilon.size != 1:
+    epsilon = view.constant(plus.input[1])
+    if mean.input[0] != centred.input[0] or axes is None or _trailing_axes(view, mean, opset) != axes:
+        return None
+    if epsilon is None or epsilon.size != 1 or not view.scalar(square.input[1], 2.0):
+        return None
+    return [mean, centred, square, variance, plus]
+
+
+def _fuse_layer_norm(view: _Graph, sqrt: onnx.NodeProto, opset: int) -> None:
+    statistics = _statistics(view, sqrt, opset)
+    if statistics is None:
         return
-    if axes is None or _trailing_axes(view, mean, opset) != axes or not view.scalar(square.input[1], 2.0):
-        return
+    mean, centred, square, variance, plus = statistics
     division = view.only_reader(sqrt.output[0], 'Div')
     scaling = view.only_reader(division.output[0], 'Mul') if division is not None else None
     shift = view.only_reader(scaling.output[0], 'Add') if scaling is not None else None
     if division is None or scaling is None or shift is None or division.input[0] != centred.output[0]:
         return
     scale, bias = view.other_input(scaling, division.output[0]), view.other_input(shift, scaling.output[0])
-    readers = {node.name for node in view.readers[centred.output[0]]}
     if scale is None or bias is None or view.constant(scale) is None or view.constant(bias) is None:
         return
-    if readers != {square.name, division.name} or view.only_reader(mean.output[0], 'Sub') is None:
+    readers = {node.name for node in view.readers[centred.output[0]]}
+    chained = [(mean, 'Sub'), (square, 'ReduceMean'), (variance, 'Add'), (plus, 'Sqrt')]
+    if readers != {square.name, division.name} or any(view.only_reader(n.output[0], op) is None for n, op in chained):
         return
-    if any(view.only_reader(node.output[0], op) is None for node, op in ((square, 'ReduceMean'), (variance, 'Add'))):
-        return
+    epsilon = float(view.constant(plus.input[1]).reshape(-1)[0])  # type: ignore[union-attr]
+    axis = -(_trailing_axes(view, variance, opset) or 1)
     fused = onnx.helper.make_node(
-        'LayerNormalization', [x, scale, bias], [shift.output[0]], name=shift.name, axis=-axes, epsilon=float(epsilon)
+        'LayerNormalization',
+        [centred.input[0], scale, bias],
+        [shift.output[0]],
+        name=shift.name,
+        axis=axis,
+        epsilon=epsilon,
     )
-    _replace(view, [mean, centred, square, variance, plus, sqrt, division, scaling, shift], fused)
+    _replace(view, [*statistics, sqrt, division, scaling, shift], fused)
