@@ -150,6 +150,6 @@ def check_build_keywords(backend: Backend, keywords: dict[str, Any]) -> None:
     unknown = sorted(set(keywords) - set(accepted))
     if unknown:
         raise TypeError(
-            f'build() got unknown keyword argument(s) {", ".join(map(repr, unknown))} for the {backend.name} backend; '
+            f'build() got unknown option(s) {", ".join(map(repr, unknown))} for the {backend.name} backend; '
             f'it accepts {", ".join(accepted)}'
         )

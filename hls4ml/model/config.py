@@ -11,6 +11,7 @@ are parsed once, here; `'auto'` becomes `UnspecifiedPrecisionType` for the infer
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -309,7 +310,15 @@ def _strategy(value: Any, where: str) -> str:
     lowered = _text(value, where).lower()
     if lowered in ('distributed_arithmetic', 'da'):
         raise ValueError(f'{where}: strategy {value!r} is not supported yet; use Latency or Resource')
-    return STRATEGY_ALIASES.get(lowered) or _choice(lowered, STRATEGIES, where)
+    if lowered in STRATEGY_ALIASES:
+        warnings.warn(
+            f'{where}: strategy {value!r} is implemented as {STRATEGY_ALIASES[lowered]!r}: the same C-simulation '
+            'results as hls4ml 1.x, with the Resource schedule (docs/compatibility.md)',
+            UserWarning,
+            stacklevel=2,
+        )
+        return STRATEGY_ALIASES[lowered]
+    return _choice(lowered, STRATEGIES, where)
 
 
 def _table_size(value: Any, where: str) -> int:

@@ -18,15 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.model.types import PrecisionType
-
-
-@dataclass(frozen=True)
-class NamedType:
-    """A precision with the name of its C++ typedef (hls4ml 1.x `NamedType`)."""
-
-    name: str
-    precision: PrecisionType
+from hls4ml.model.types import NamedType
 
 
 @dataclass(frozen=True)
