@@ -85,11 +85,20 @@ def handles(*class_names: str, produces: tuple[str, ...]) -> Callable[[Handler],
     return register
 
 
-def array_of(variable: Any) -> np.ndarray:
-    """A Keras variable as a float64 numpy array."""
+def numpy_of(value: Any) -> np.ndarray:
+    """A Keras variable or tensor as a numpy array. A variable is read through its own `numpy()`: converting it
+    with `keras.ops.convert_to_numpy` makes numpy 2 warn (DeprecationWarning: TensorFlow's variables implement
+    `__array__` without the `copy` keyword) once per weight of every conversion."""
     import keras
 
-    return np.asarray(keras.ops.convert_to_numpy(variable), dtype=np.float64)
+    if isinstance(value, keras.Variable):
+        return np.asarray(value.numpy())
+    return np.asarray(keras.ops.convert_to_numpy(value))
+
+
+def array_of(variable: Any) -> np.ndarray:
+    """A Keras variable as a float64 numpy array."""
+    return np.asarray(numpy_of(variable), dtype=np.float64)
 
 
 def _features(source: Source) -> int:
