@@ -55,6 +55,10 @@ class Layer:
         self.kind = str(self.kind)  # a `Kind` is kept as its plain name: configs, YAML and pickles hold strings
         self.attributes = Attributes(self.attributes, self._derived_attribute)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:  # unpickled or deep-copied: answer 1.x keys again
+        self.__dict__.update(state)
+        self.attributes = Attributes(self.attributes, self._derived_attribute)
+
     # ---- hls4ml 1.x accessors (hls4ml.model.variables) --------------------------------------------
     @property
     def class_name(self) -> str:
