@@ -80,7 +80,7 @@ def activations_hlsmodel(hls_model: Any, X: Any) -> dict[str, np.ndarray]:
 
 def weights_keras(model: Any) -> dict[str, np.ndarray]:
     """'<layer>/<variable>' -> the values of every Keras variable, flattened."""
-    from hls4ml.converters.keras.handlers import numpy_of
+    from hls4ml.converters.keras.values import numpy_of
 
     return {
         f'{layer.name}/{variable.name}': np.ravel(numpy_of(variable))

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
+from hls4ml.converters.keras.values import numpy_of
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import ACTIVATIONS, Kind, KindRecord
 
@@ -83,17 +84,6 @@ def handles(*class_names: str, produces: tuple[str, ...]) -> Callable[[Handler],
         return handler
 
     return register
-
-
-def numpy_of(value: Any) -> np.ndarray:
-    """A Keras variable or tensor as a numpy array. A variable is read through its own `numpy()`: converting it
-    with `keras.ops.convert_to_numpy` makes numpy 2 warn (DeprecationWarning: TensorFlow's variables implement
-    `__array__` without the `copy` keyword) once per weight of every conversion."""
-    import keras
-
-    if isinstance(value, keras.Variable):
-        return np.asarray(value.numpy())
-    return np.asarray(keras.ops.convert_to_numpy(value))
 
 
 def array_of(variable: Any) -> np.ndarray:
