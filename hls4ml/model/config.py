@@ -172,7 +172,7 @@ class HLSConfig:
                 where = f'hls_config[{level!r}][{key!r}]'
                 if not isinstance(table[key], (dict, type(None))):
                     raise ValueError(f'{where} must be a dict of settings, got {table[key]!r}')
-                entry = _canonical_keys(dict(table[key] or {}), kind, where)
+                entry = _canonical_keys(dict(table[key] or {}), kind)
                 _check_layer_keys(entry, kind, where)
                 return entry, where
         return {}, ''
@@ -277,7 +277,7 @@ def _allowed_layer_keys(kind: KindRecord) -> set[str]:
     return set(kind.config_keys) | UNIVERSAL_LAYER_KEYS | {f'{var}_t' for var in typed}
 
 
-def _canonical_keys(entry: dict[str, Any], kind: KindRecord, where: str) -> dict[str, Any]:
+def _canonical_keys(entry: dict[str, Any], kind: KindRecord) -> dict[str, Any]:
     """hls4ml 1.x turns every per-layer key into a snake_case attribute, so 'table_size' and 'TableSize' both
     work there and, given both, the one written last wins: the same here (a snake_case spelling of a known key
     becomes that key)."""
