@@ -97,7 +97,8 @@ class Layer:
     def get_output_variable(self, output_name: str | None = None) -> TensorVariable:
         """Its (first or named) output tensor: `name`, `shape` (a list), `type.precision`."""
         tensor = self._graph().tensors[output_name or self.outputs[0]]
-        return TensorVariable(tensor.name, list(tensor.shape), NamedType(f'{self.name}_result_t', self.result_type))
+        precision = self.types.get('result', UnspecifiedPrecisionType())  # 'auto' before the config is applied
+        return TensorVariable(tensor.name, list(tensor.shape), NamedType(f'{self.name}_result_t', precision))
 
     def get_input_variable(self, input_name: str | None = None) -> TensorVariable | None:
         """The (first or named) input tensor, as its producer's output variable; None for an input layer."""
