@@ -7,14 +7,19 @@
 * an io_parallel Latency layer that unrolls more multiplications than Vivado/Vitis HLS unrolls (4096 per
   loop nest), or whose estimated resources exceed the configured device, gets a UserWarning naming the
   layer, the count and what to do: synthesis would take hours and fail, C-simulation works regardless.
+
+`check_build_keywords` runs at `build()`: an unknown keyword is refused listing the backend's.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import math
 import warnings
+from typing import Any
 
-from hls4ml.backends.base import Design
+from hls4ml.backends.base import Backend, Design
 from hls4ml.estimate.oversize import layer_utilisation
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, TABLE_ACTIVATIONS, Kind
@@ -128,3 +133,23 @@ def _resource_reuse(rows: int, cols: int, needed: int) -> int:
     if rows * cols > 1 << 22:  # listing the divisors of a huge matrix would cost more than the advice is worth
         return needed
     return next((factor for factor in valid_reuse_factors(rows, cols) if factor >= needed), rows * cols)
+
+
+def build_keywords(backend: Backend) -> list[str]:
+    """The keyword arguments `build()` takes on `backend`: those of its build driver (`backends/<vendor>/build.py`:
+    `build_project`'s parameters, or the names in its OPTIONS table when it takes them by name)."""
+    driver = importlib.import_module(type(backend).__module__.rsplit('.', 1)[0] + '.build')
+    parameters = inspect.signature(driver.build_project).parameters.values()
+    named = [parameter.name for parameter in parameters if parameter.kind is parameter.POSITIONAL_OR_KEYWORD]
+    return [*named[1:], *getattr(driver, 'OPTIONS', {})]  # named[0] is the design
+
+
+def check_build_keywords(backend: Backend, keywords: dict[str, Any]) -> None:
+    """Refuse an unknown `build()` keyword naming the accepted ones (rather than a TypeError from inside)."""
+    accepted = build_keywords(backend)
+    unknown = sorted(set(keywords) - set(accepted))
+    if unknown:
+        raise TypeError(
+            f'build() got unknown option(s) {", ".join(map(repr, unknown))} for the {backend.name} backend; '
+            f'it accepts {", ".join(accepted)}'
+        )

@@ -8,27 +8,42 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.api.checks import check_model
+from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
 from hls4ml.csim import Simulation
 from hls4ml.estimate import Estimate, estimate_model
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
-from hls4ml.model.ir import Graph, Layer, Tensor, format_graph
+from hls4ml.model.ir import Graph, Layer, format_graph
 from hls4ml.model.kinds import LAYER_KINDS, Kind
 from hls4ml.model.passes import PassContext
 from hls4ml.model.types import IntegerPrecisionType
+from hls4ml.model.variables import TensorVariable
 from hls4ml.model.verify import verify
 from hls4ml.writer import write_project
 from hls4ml.writer.files import project_lock
 
 
+class ProjectConfig(dict):
+    """The project dictionary (OutputDir, ProjectName, IOType, HLSConfig, ...), which hls4ml 1.x scripts also
+    query as `hls_model.config.get_config_value(key)` and `hls_model.config.config[key]`."""
+
+    def get_config_value(self, key: str, default: Any = None) -> Any:
+        return self.get(key, default)
+
+    @property
+    def config(self) -> ProjectConfig:
+        return self
+
+
 class ModelGraph:
-    """A converted model: the IR graph after the conversion flow, plus the project configuration."""
+    """A converted model: the IR graph after the conversion flow, plus the project configuration.
+
+    `graph` is the IR graph, which is also hls4ml 1.x's ordered mapping of layer name -> layer."""
 
     def __init__(self, config: dict[str, Any], graph: Graph, origin: dict[str, str] | None = None) -> None:
-        self.config = config
+        self.config = ProjectConfig(config)
         self.backend = get_backend(config['Backend'])
         self.hls_config = HLSConfig(config.get('HLSConfig'))
         self.graph = graph
@@ -100,14 +115,27 @@ class ModelGraph:
     def get_layers(self) -> list[Layer]:
         return list(self.graph.layers.values())
 
-    def get_input_variables(self) -> list[Tensor]:
-        return [self.graph.tensors[name] for name in self.graph.inputs]
+    def get_input_variables(self) -> list[TensorVariable]:
+        return [self.get_layer_output_variable(name) for name in self.graph.inputs]
 
-    def get_output_variables(self) -> list[Tensor]:
-        return [self.graph.tensors[name] for name in self.graph.outputs]
+    def get_output_variables(self) -> list[TensorVariable]:
+        return [self.get_layer_output_variable(name) for name in self.graph.outputs]
 
     def get_weight_variables(self) -> dict[str, np.ndarray]:
         return {f'{layer.name}/{name}': values for layer in self.get_layers() for name, values in layer.weights.items()}
+
+    def get_layer_output_variable(self, output_name: str) -> TensorVariable:
+        """The variable of the tensor named `output_name` (hls4ml 1.x: the output of the layer of that name)."""
+        return self.graph.producer(output_name).get_output_variable(output_name)
+
+    @property
+    def inputs(self) -> list[str]:
+        """The model's input tensor names (hls4ml 1.x: its input layers' names; they coincide here)."""
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self) -> list[str]:
+        return list(self.graph.outputs)
 
     def __str__(self) -> str:
         return format_graph(self.graph)
@@ -151,6 +179,7 @@ class ModelGraph:
     def build(self, **kwargs: Any) -> dict[str, Any]:
         """Run the backend's vendor tool on the written project (it must be installed) and return its
         parsed reports, as hls4ml.report.parse_<vendor>_report gives them (docs/backends.md)."""
+        check_build_keywords(self.backend, kwargs)
         with project_lock(Path(self.output_dir)):  # no other writer changes the project during the build
             self.write()
             return self.backend.build(self.design, **kwargs)

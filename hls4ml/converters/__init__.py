@@ -28,6 +28,7 @@ def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
     check_sections(hls_config)
     hls_config = {key: value for key, value in (hls_config or {}).items() if key not in FRAMEWORK_KEYS}
     hls_config = copy.deepcopy(hls_config)
+    top_strategy = hls_config.pop('Strategy', None)  # where some 1.x scripts put it (1.x reads it nowhere)
     unknown = sorted(set(hls_config) - set(HLS_CONFIG_KEYS) - {'Flows', 'Optimizers', 'SkipOptimizers'})
     if unknown:
         raise ValueError(f'hls_config: unknown key {unknown[0]!r}; expected {", ".join(HLS_CONFIG_KEYS)}')
@@ -38,6 +39,8 @@ def _hls_section(hls_config: dict[str, Any] | None) -> dict[str, Any]:
     model = hls_config['Model'] = hls_config.get('Model') or {}
     model.setdefault('Precision', 'fixed<16,6>')
     model.setdefault('ReuseFactor', 1)
+    if top_strategy is not None:
+        model.setdefault('Strategy', top_strategy)  # what its writer meant; Model's own Strategy wins
     HLSConfig(hls_config)
     return hls_config
 

@@ -92,6 +92,7 @@ def config_from_graph(
     default_reuse_factor: int,
     max_precision: str | None,
 ) -> dict[str, Any]:
+    granularity = granularity.lower() if isinstance(granularity, str) else granularity  # tutorials write 'Model'
     if granularity not in GRANULARITIES:
         raise ValueError(f'granularity must be one of {", ".join(GRANULARITIES)}, got {granularity!r}')
     config: dict[str, Any] = {'Model': _model_entry(default_precision, default_reuse_factor, max_precision)}

@@ -37,6 +37,7 @@ CXX_FLAGS = (
     '-fno-gnu-unique',
     '-Wall',
     '-Wextra',
+    '-Wno-unknown-pragmas',  # the firmware's `#pragma HLS ...` lines are for the HLS tool
 )
 DEFAULT_TIMEOUT = 900.0  # seconds; HLS4ML_COMPILE_TIMEOUT overrides
 

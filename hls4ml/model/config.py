@@ -11,6 +11,7 @@ are parsed once, here; `'auto'` becomes `UnspecifiedPrecisionType` for the infer
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +32,12 @@ MODEL_KEYS = {
     'ChannelsLastConversion',  # PyTorch / ONNX frontends: 'full', 'internal' or 'off'
     'TransposeOutputs',
 }
-TOP_KEYS = {'Model', 'LayerType', 'LayerName', 'InputShape', 'PytorchModel', 'OnnxModel'}
+TOP_KEYS = {'Model', 'LayerType', 'LayerName', 'InputShape', 'PytorchModel', 'OnnxModel', 'Strategy'}
+# hls4ml 1.x takes these on every layer; a kind without the setting ignores them (as 1.x does)
+UNIVERSAL_LAYER_KEYS = {'ReuseFactor', 'Strategy'}
+# strategies spelled as hls4ml 1.x spells them that this project implements as another one (same C-simulation
+# results; docs/compatibility.md says how the schedule differs)
+STRATEGY_ALIASES = {'resourceunrolled': 'resource', 'resource_unrolled': 'resource'}
 SECTIONS = ('Model', 'LayerType', 'LayerName')
 PIPELINE_STYLES = ('auto', 'pipeline', 'dataflow')
 CHANNELS_LAST_MODES = ('full', 'internal', 'off')
@@ -69,13 +75,20 @@ class HLSConfig:
         self.maximum_is_default = not isinstance(self.model_precision.get('maximum'), FixedPrecisionType)
         self.maximum: FixedPrecisionType = self._maximum()
         self.reuse_factor = _reuse_factor(self.model.get('ReuseFactor', 1), "hls_config['Model']['ReuseFactor']")
-        self.strategy = _strategy(self.model.get('Strategy', 'Latency'), "hls_config['Model']['Strategy']")
+        self.strategy = self._model_strategy(hls_config)
         self.trace_output = _flag(self.model.get('TraceOutput', False), "hls_config['Model']['TraceOutput']")
         if _flag(self.model.get('BitExact', False), "hls_config['Model']['BitExact']"):
             raise ValueError("hls_config['Model']['BitExact'] = True is not supported yet (it needs quantized models)")
         _check_model_scalars(self.model)
 
     # ---- model level ----------------------------------------------------------------------------
+    def _model_strategy(self, hls_config: dict[str, Any]) -> str:
+        """Model.Strategy; a 'Strategy' at the top of the HLSConfig (which hls4ml 1.x reads nowhere) is taken
+        as the model's when Model has none, since that is what its writer meant."""
+        if 'Strategy' in self.model:
+            return _strategy(self.model['Strategy'], "hls_config['Model']['Strategy']")
+        return _strategy(hls_config.get('Strategy', 'Latency'), "hls_config['Strategy']")
+
     def _model_precision(self) -> dict[str, PrecisionType]:
         precision = self.model.get('Precision', 'fixed<16,6>')
         where = "hls_config['Model']['Precision']"
@@ -149,7 +162,7 @@ class HLSConfig:
             )
         }
         for entry, where in reversed(levels):
-            self._apply_scalars(settings, entry, where, implementations)
+            self._apply_scalars(settings, entry, where, kind)
         return settings
 
     def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: KindRecord) -> tuple[dict[str, Any], str]:
@@ -159,7 +172,7 @@ class HLSConfig:
                 where = f'hls_config[{level!r}][{key!r}]'
                 if not isinstance(table[key], (dict, type(None))):
                     raise ValueError(f'{where} must be a dict of settings, got {table[key]!r}')
-                entry = dict(table[key] or {})
+                entry = _canonical_keys(dict(table[key] or {}), kind)
                 _check_layer_keys(entry, kind, where)
                 return entry, where
         return {}, ''
@@ -175,13 +188,18 @@ class HLSConfig:
             return self.default_precision
         return parse_precision(default)  # kinds with a fixed default (tables)
 
-    def _apply_scalars(
-        self, settings: LayerSettings, entry: dict[str, Any], where: str, implementations: tuple[str, ...]
-    ) -> None:
+    def _apply_scalars(self, settings: LayerSettings, entry: dict[str, Any], where: str, kind: KindRecord) -> None:
+        implementations = IMPLEMENTATIONS.get(kind, ('stable',))
         if 'ReuseFactor' in entry:
             settings.reuse_factor = _reuse_factor(entry['ReuseFactor'], f"{where}['ReuseFactor']")
-        if 'Strategy' in entry:
+        if 'Strategy' in entry and 'strategy' in kind.settings:
             settings.strategy = _strategy(entry['Strategy'], f"{where}['Strategy']")
+        elif 'Strategy' in entry:  # hls4ml 1.x's tests write 'Stable' under a softmax: checked, then ignored as there
+            _choice(
+                _text(entry['Strategy'], f"{where}['Strategy']"),
+                (*STRATEGIES, *STRATEGY_ALIASES, *implementations),
+                f"{where}['Strategy']",
+            )
         if 'Trace' in entry:
             settings.trace = _flag(entry['Trace'], f"{where}['Trace']")
         if 'TableSize' in entry:
@@ -254,8 +272,25 @@ def _check_keys(entry: dict[str, Any], allowed: set[str], where: str) -> None:
         raise ValueError(f'{where}: unknown key {unknown[0]!r}; allowed keys are {", ".join(sorted(allowed))}')
 
 
+def _allowed_layer_keys(kind: KindRecord) -> set[str]:
+    typed = (*kind.type_defaults, *kind.ignored_precisions)
+    return set(kind.config_keys) | UNIVERSAL_LAYER_KEYS | {f'{var}_t' for var in typed}
+
+
+def _canonical_keys(entry: dict[str, Any], kind: KindRecord) -> dict[str, Any]:
+    """hls4ml 1.x turns every per-layer key into a snake_case attribute, so 'table_size' and 'TableSize' both
+    work there and, given both, the one written last wins: the same here (a snake_case spelling of a known key
+    becomes that key)."""
+    allowed = _allowed_layer_keys(kind)
+    canonical: dict[str, Any] = {}
+    for key, value in entry.items():
+        pascal = ''.join(part.capitalize() for part in key.split('_')) if isinstance(key, str) else key
+        canonical[pascal if key not in allowed and pascal in allowed else key] = value
+    return canonical
+
+
 def _check_layer_keys(entry: dict[str, Any], kind: KindRecord, where: str) -> None:
-    allowed = set(kind.config_keys) | {f'{var}_t' for var in kind.type_defaults}
+    allowed = _allowed_layer_keys(kind)
     _check_keys(entry, allowed, f'{where} ({kind.name})')
     precision = entry.get('Precision')
     if isinstance(precision, dict):
@@ -273,8 +308,16 @@ def _reuse_factor(value: Any, where: str) -> int:
 
 def _strategy(value: Any, where: str) -> str:
     lowered = _text(value, where).lower()
-    if lowered in ('resourceunrolled', 'resource_unrolled', 'distributed_arithmetic', 'da'):
+    if lowered in ('distributed_arithmetic', 'da'):
         raise ValueError(f'{where}: strategy {value!r} is not supported yet; use Latency or Resource')
+    if lowered in STRATEGY_ALIASES:
+        warnings.warn(
+            f'{where}: strategy {value!r} is implemented as {STRATEGY_ALIASES[lowered]!r}: the same C-simulation '
+            'results as hls4ml 1.x, with the Resource schedule (docs/compatibility.md)',
+            UserWarning,
+            stacklevel=2,
+        )
+        return STRATEGY_ALIASES[lowered]
     return _choice(lowered, STRATEGIES, where)
 
 

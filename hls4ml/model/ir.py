@@ -5,7 +5,9 @@
 * `Layer`: one operation. `kind` is the name of one of `hls4ml.model.kinds.Kind`'s records; `attributes` hold
   the kind's parameters (`n_in`, `activation`, ...), `weights` the framework's float arrays, and
   `types` the precision of each typed variable (`result`, `accum`, `weight`, `bias`, `table`, ...).
-* `Graph`: layers in topological order plus the tensors and the model's inputs and outputs.
+* `Graph`: layers in topological order plus the tensors and the model's inputs and outputs. For hls4ml 1.x
+  scripts it is also an ordered mapping of layer name -> layer (`graph['fc1']`, `graph.values()`, `in`), and a
+  layer answers 1.x's accessors (`get_output_variable()`, `get_weights()`, `attributes['class_name']`).
 
 Passes (`hls4ml.model.passes`) edit a `Graph` in place through the few methods below; `verify`
 checks the invariants and `format_graph` prints one line per layer.
@@ -13,12 +15,14 @@ checks the invariants and `format_graph` prints one line per layer.
 
 from __future__ import annotations
 
+from collections.abc import ItemsView, Iterator, KeysView, ValuesView
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from hls4ml.model.types import PrecisionType, UnspecifiedPrecisionType
+from hls4ml.model.variables import Attributes, NamedType, TensorVariable, WeightVariable
 
 
 @dataclass
@@ -45,20 +49,76 @@ class Layer:
     source_name: str = ''  # the framework's layer name and class, for config look-ups and messages
     source_class: str = ''
     quantized: bool = False  # the frontend set some of its types (quantizers): its 'auto' types are exact
+    graph: Graph | None = field(default=None, init=False, repr=False, compare=False)  # set by Graph.add_layer
 
     def __post_init__(self) -> None:
         self.kind = str(self.kind)  # a `Kind` is kept as its plain name: configs, YAML and pickles hold strings
+        self.attributes = Attributes(self.attributes, self._derived_attribute)
 
-    # hls4ml 1.x compatible accessors
+    def __setstate__(self, state: dict[str, Any]) -> None:  # unpickled or deep-copied: answer 1.x keys again
+        self.__dict__.update(state)
+        self.attributes = Attributes(self.attributes, self._derived_attribute)
+
+    # ---- hls4ml 1.x accessors (hls4ml.model.variables) --------------------------------------------
     @property
     def class_name(self) -> str:
         return self.kind
 
     def get_attr(self, key: str, default: Any = None) -> Any:
-        return self.attributes.get(key, default)
+        """An attribute, or one of the keys hls4ml 1.x layers also answer (`class_name`, `result_t`, `weight`)."""
+        try:
+            return self.attributes[key]
+        except KeyError:
+            return default
 
     def set_attr(self, key: str, value: Any) -> None:
         self.attributes[key] = value
+
+    def _derived_attribute(self, key: str) -> Any:
+        if key in ('name', 'class_name'):
+            return getattr(self, key)
+        if key.endswith('_t') and key[:-2] in self.types:
+            return NamedType(f'{self.name}_{key}', self.types[key[:-2]])
+        if key in self.weights:
+            return self._weight_variable(key)
+        if key.endswith('_data') and key[: -len('_data')] in self.weights:
+            return self.weights[key[: -len('_data')]]
+        raise KeyError(key)
+
+    def _weight_variable(self, name: str) -> WeightVariable:
+        precision = self.types.get(name, UnspecifiedPrecisionType())
+        return WeightVariable(name, self.weights[name], NamedType(f'{self.name}_{name}_t', precision))
+
+    def _graph(self) -> Graph:
+        if self.graph is None:
+            raise ValueError(f'{self.describe()} belongs to no graph: its variables are unknown')
+        return self.graph
+
+    def get_output_variable(self, output_name: str | None = None) -> TensorVariable:
+        """Its (first or named) output tensor: `name`, `shape` (a list), `type.precision`."""
+        tensor = self._graph().tensors[output_name or self.outputs[0]]
+        precision = self.types.get('result', UnspecifiedPrecisionType())  # 'auto' before the config is applied
+        return TensorVariable(tensor.name, list(tensor.shape), NamedType(f'{self.name}_result_t', precision))
+
+    def get_input_variable(self, input_name: str | None = None) -> TensorVariable | None:
+        """The (first or named) input tensor, as its producer's output variable; None for an input layer."""
+        if not self.inputs:
+            return None
+        name = input_name or self.inputs[0]
+        return self._graph().producer(name).get_output_variable(name)
+
+    def get_input_node(self, input_name: str | None = None) -> Layer | None:
+        return self._graph().producer(input_name or self.inputs[0]) if self.inputs else None
+
+    def get_output_nodes(self) -> list[Layer]:
+        return [consumer for name in self.outputs for consumer in self._graph().consumers(name)]
+
+    def get_weights(self) -> list[WeightVariable]:
+        """Its weights as variables with `.data` (the framework's float values) and `.type.precision`."""
+        return [self._weight_variable(name) for name in self.weights]
+
+    def get_variables(self) -> list[TensorVariable | WeightVariable]:
+        return [*(self.get_output_variable(name) for name in self.outputs), *self.get_weights()]
 
     @property
     def result_type(self) -> PrecisionType:
@@ -81,6 +141,34 @@ class Graph:
         self.inputs: list[str] = []
         self.outputs: list[str] = []
 
+    # ---- hls4ml 1.x: `ModelGraph.graph` is an ordered mapping of layer name -> layer ----------------
+    def __getitem__(self, name: str) -> Layer:
+        return self.layers[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.layers)
+
+    def __len__(self) -> int:
+        return len(self.layers)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.layers
+
+    def __bool__(self) -> bool:  # a graph is a graph even before its first layer
+        return True
+
+    def keys(self) -> KeysView[str]:
+        return self.layers.keys()
+
+    def values(self) -> ValuesView[Layer]:
+        return self.layers.values()
+
+    def items(self) -> ItemsView[str, Layer]:
+        return self.layers.items()
+
+    def get(self, name: str, default: Layer | None = None) -> Layer | None:
+        return self.layers.get(name, default)
+
     # ---- building -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer, output_shapes: list[tuple[int, ...]]) -> Layer:
         if layer.name in self.layers:
@@ -90,6 +178,7 @@ class Graph:
                 raise ValueError(f"tensor '{tensor_name}' is produced twice")
             self.tensors[tensor_name] = Tensor(tensor_name, tuple(int(d) for d in shape), layer.name)
         self.layers[layer.name] = layer
+        layer.graph = self
         return layer
 
     def insert_layer(self, layer: Layer, output_shapes: list[tuple[int, ...]], before: str) -> Layer:

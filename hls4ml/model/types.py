@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
+from dataclasses import dataclass
 from typing import Any
 
 MAX_WIDTH = 1024
@@ -250,6 +251,14 @@ class IntegerPrecisionType(FixedPrecisionType):
         if family == 'ac':
             return f'ac_int<{self.width},{"true" if self.signed else "false"}>'
         raise ValueError(f"unknown type family {family!r}; expected 'ap' or 'ac'")
+
+
+@dataclass(frozen=True)
+class NamedType:
+    """A precision with the name of its C++ typedef: how hls4ml 1.x layers show their types (`result_t`, ...)."""
+
+    name: str
+    precision: PrecisionType
 
 
 def _as_mode(enum_class: Any, value: Any, default: Any) -> Any:

@@ -60,6 +60,8 @@ def config_from_pytorch_model(
     `hls4ml.converters.builder`). Unsupported operations are reported here already."""
     from hls4ml.converters.pytorch import parse_pytorch_model
 
+    if isinstance(input_shape, int) and not isinstance(input_shape, bool):
+        input_shape = (input_shape,)  # hls4ml 1.x accepts a bare size for one 1-D input
     if not (isinstance(input_shape, tuple) or (isinstance(input_shape, list) and input_shape)):
         raise ValueError(
             f'input_shape must be a tuple (one input) or a list of tuples (several inputs), got {input_shape!r}'

@@ -80,10 +80,10 @@ def activations_hlsmodel(hls_model: Any, X: Any) -> dict[str, np.ndarray]:
 
 def weights_keras(model: Any) -> dict[str, np.ndarray]:
     """'<layer>/<variable>' -> the values of every Keras variable, flattened."""
-    import keras
+    from hls4ml.converters.keras.values import numpy_of
 
     return {
-        f'{layer.name}/{variable.name}': np.ravel(keras.ops.convert_to_numpy(variable))
+        f'{layer.name}/{variable.name}': np.ravel(numpy_of(variable))
         for layer in model.layers
         for variable in layer.weights
     }

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
+from hls4ml.converters.keras.values import numpy_of
 from hls4ml.converters.pointwise import convolution_rows, pointwise_dense
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import ACTIVATIONS, Kind, KindRecord
@@ -89,9 +90,7 @@ def handles(*class_names: str, produces: tuple[str, ...]) -> Callable[[Handler],
 
 def array_of(variable: Any) -> np.ndarray:
     """A Keras variable as a float64 numpy array."""
-    import keras
-
-    return np.asarray(keras.ops.convert_to_numpy(variable), dtype=np.float64)
+    return np.asarray(numpy_of(variable), dtype=np.float64)
 
 
 @handles('InputLayer', produces=(Kind.INPUT,))

@@ -118,7 +118,6 @@ def _modes(origin: str, quantizer: Any) -> tuple[str, str]:
 
 def quantizer_triples(origin: str, wrapper: Any, shape: tuple[int, ...]) -> tuple[tuple, tuple[str, str]] | None:
     """(k, i, f) broadcast to a tensor of `shape` (no batch axis) and the modes; None for a dummy."""
-    import keras
 
     quantizer = wrapper.quantizer
     if type(quantizer).__name__ == 'DummyQuantizer':
@@ -128,7 +127,7 @@ def quantizer_triples(origin: str, wrapper: Any, shape: tuple[int, ...]) -> tupl
     modes = _modes(origin, quantizer)
     arrays = []
     for part in quantizer.kif:
-        values = np.asarray(keras.ops.convert_to_numpy(part), dtype=np.float64)
+        values = array_of(part)
         arrays.append(np.rint(np.broadcast_to(values, (1, *shape))[0]))
     return (arrays[0], arrays[1], arrays[2]), modes
 

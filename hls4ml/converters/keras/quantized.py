@@ -72,10 +72,7 @@ def dequantized_kernel(layer: Any) -> np.ndarray:
     """The float kernel (n_in, n_out) a weight-only quantized Dense multiplies its input by: q / scale per
     output channel (Keras divides the product by the scale; the quotient is taken in float64 here), or
     (q - zero) * scale per group of inputs, in float32 as Keras computes that kernel."""
-    import keras
-
-    def numpy(variable: Any) -> np.ndarray:
-        return np.asarray(keras.ops.convert_to_numpy(variable))
+    from hls4ml.converters.keras.values import numpy_of as numpy
 
     integers = numpy(layer.kernel)  # int4: unpacked by the `kernel` property
     scale = numpy(layer.kernel_scale)

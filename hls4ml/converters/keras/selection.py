@@ -9,10 +9,9 @@ whichever the model does not read. Ties: the lower index first, as in Keras and 
 
 from __future__ import annotations
 
-import keras
 import numpy as np
 
-from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, handles
+from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, array_of, handles
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.reference.soft_topk import strength_exponent
@@ -65,8 +64,8 @@ def topk_router(source: Source) -> list[Layer]:
     """The gate matrix as a Dense layer `<name>_gate`, then the Router (named after the Keras layer)."""
     (n_in,) = _moe_layer(source, 'TopKRouter')
     layer = source.layer
-    kernel = np.asarray(keras.ops.convert_to_numpy(layer.kernel), dtype=np.float64)
-    bias = np.zeros(layer.num_experts) if layer.bias is None else np.asarray(keras.ops.convert_to_numpy(layer.bias))
+    kernel = array_of(layer.kernel)
+    bias = np.zeros(layer.num_experts) if layer.bias is None else array_of(layer.bias)
     gate = source.make(Kind.DENSE, n_in=n_in, n_out=layer.num_experts, weights={'weight': kernel, 'bias': bias})
     gate.name, gate.outputs, gate.source_class = f'{source.name}_gate', [f'{source.name}_gate'], ''
     attributes = {'n_in': layer.num_experts, 'k': layer.k, 'renormalize': layer.renormalize}

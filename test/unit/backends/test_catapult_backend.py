@@ -165,7 +165,7 @@ def test_the_project_files_are_written(keras_model, tmp_path: Path, tech: str, i
 def test_sources_use_the_catapult_spellings(keras_model, tmp_path: Path) -> None:
     project = write(keras_model, tmp_path / 'prj', io_type='io_stream')
     top = (project / 'firmware/myproject.cpp').read_text()
-    assert '#pragma hls_design top\n#endif\nvoid CCS_BLOCK(myproject)(' in top
+    assert '\n#pragma hls_design top\nvoid CCS_BLOCK(myproject)(' in top
     assert 'ac_channel<nnet::array<layer1_result_t, 6>> &layer1_out' in top
     assert 'ac_channel<nnet::array<layer2_result_t, 4>> layer2_out;' in top  # a local channel has no name
     assert 'hls::stream' not in top and '#pragma HLS' not in top

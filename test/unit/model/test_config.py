@@ -199,7 +199,7 @@ def test_unknown_keys_are_refused_naming_key_and_path(hls_config: dict[str, Any]
         ({'LayerName': {'act': {'TableSize': 1000}}}, ["['LayerName']['act']['TableSize']", '1000']),
         ({'LayerName': {'act': {'TableSize': 1}}}, ["['TableSize']", '1']),
         ({'LayerName': {'sm': {'Implementation': 'legacy'}}}, ["['LayerName']['sm']['Implementation']", 'legacy']),
-        ({'Model': {'Strategy': 'ResourceUnrolled'}}, ["['Model']['Strategy']", 'not supported yet']),
+        ({'Model': {'Strategy': 'distributed_arithmetic'}}, ["['Model']['Strategy']", 'not supported yet']),
         ({'Model': {'BitExact': True}}, ['BitExact', 'not supported']),
     ],
 )

@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -20,22 +13,22 @@ void myproject(
     const layer1_result_t layer1_out[72],
     layer7_result_t layer7_out[3]
 ) {
-    HLS4ML_TOP_PRAGMA(HLS ARRAY_RESHAPE variable=layer1_out complete dim=0)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE ap_vld port=layer1_out)
-    HLS4ML_TOP_PRAGMA(HLS ARRAY_PARTITION variable=layer7_out complete dim=0)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE ap_vld port=layer7_out)
-    NNET_PIPELINE(1)
+    #pragma HLS ARRAY_RESHAPE variable=layer1_out complete dim=0
+    #pragma HLS INTERFACE ap_vld port=layer1_out
+    #pragma HLS ARRAY_PARTITION variable=layer7_out complete dim=0
+    #pragma HLS INTERFACE ap_vld port=layer7_out
+    #pragma HLS PIPELINE II=1
 
     layer2_result_t layer2_out[108]; // conv1
-    NNET_ARRAY_PARTITION_COMPLETE(layer2_out)
+    #pragma HLS ARRAY_PARTITION variable=layer2_out complete
     layer3_result_t layer3_out[108]; // conv1_relu
-    NNET_ARRAY_PARTITION_COMPLETE(layer3_out)
+    #pragma HLS ARRAY_PARTITION variable=layer3_out complete
     layer4_result_t layer4_out[27]; // pool
-    NNET_ARRAY_PARTITION_COMPLETE(layer4_out)
+    #pragma HLS ARRAY_PARTITION variable=layer4_out complete
     layer5_result_t layer5_out[16]; // conv2
-    NNET_ARRAY_PARTITION_COMPLETE(layer5_out)
+    #pragma HLS ARRAY_PARTITION variable=layer5_out complete
     layer6_result_t layer6_out[16]; // flatten
-    NNET_ARRAY_PARTITION_COMPLETE(layer6_out)
+    #pragma HLS ARRAY_PARTITION variable=layer6_out complete
 
     // conv1 (Conv2D)
     nnet::conv<layer1_result_t, layer2_result_t, config2>(layer1_out, layer2_out, w2, b2);

@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -20,22 +13,22 @@ void myproject(
     hls::stream<nnet::array<layer1_result_t, 2>> &layer1_out,
     hls::stream<nnet::array<layer8_result_t, 3>> &layer8_out
 ) {
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer1_out)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer8_out)
-    NNET_DATAFLOW
+    #pragma HLS INTERFACE axis port=layer1_out
+    #pragma HLS INTERFACE axis port=layer8_out
+    #pragma HLS DATAFLOW
 
     hls::stream<nnet::array<layer3_result_t, 3>> layer3_out("layer3_out"); // conv1
-    NNET_STREAM_DEPTH(layer3_out, 2)
+    #pragma HLS STREAM variable=layer3_out depth=2
     hls::stream<nnet::array<layer4_result_t, 3>> layer4_out("layer4_out"); // conv1_relu
-    NNET_STREAM_DEPTH(layer4_out, 2)
+    #pragma HLS STREAM variable=layer4_out depth=2
     hls::stream<nnet::array<layer5_result_t, 3>> layer5_out("layer5_out"); // pool
-    NNET_STREAM_DEPTH(layer5_out, 2)
+    #pragma HLS STREAM variable=layer5_out depth=2
     hls::stream<nnet::array<layer6_result_t, 4>> layer6_out("layer6_out"); // conv2
-    NNET_STREAM_DEPTH(layer6_out, 2)
+    #pragma HLS STREAM variable=layer6_out depth=2
     hls::stream<nnet::array<layer7_result_t, 16>> layer7_out("layer7_out"); // flatten
-    NNET_STREAM_DEPTH(layer7_out, 2)
+    #pragma HLS STREAM variable=layer7_out depth=2
     hls::stream<nnet::array<layer2_result_t, 2>> layer2_out("layer2_out"); // conv1_pad
-    NNET_STREAM_DEPTH(layer2_out, 2)
+    #pragma HLS STREAM variable=layer2_out depth=2
 
     // conv1_pad (ZeroPadding2D)
     nnet::zeropad<nnet::array<layer1_result_t, 2>, nnet::array<layer2_result_t, 2>, config2>(layer1_out, layer2_out);

@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -20,16 +13,16 @@ void myproject(
     hls::stream<nnet::array<layer1_result_t, 6>> &layer1_out,
     hls::stream<nnet::array<layer5_result_t, 4>> &layer5_out
 ) {
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer1_out)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer5_out)
-    NNET_DATAFLOW
+    #pragma HLS INTERFACE axis port=layer1_out
+    #pragma HLS INTERFACE axis port=layer5_out
+    #pragma HLS DATAFLOW
 
     hls::stream<nnet::array<layer2_result_t, 8>> layer2_out("layer2_out"); // fc1
-    NNET_STREAM_DEPTH(layer2_out, 2)
+    #pragma HLS STREAM variable=layer2_out depth=2
     hls::stream<nnet::array<layer3_result_t, 8>> layer3_out("layer3_out"); // fc1_relu
-    NNET_STREAM_DEPTH(layer3_out, 2)
+    #pragma HLS STREAM variable=layer3_out depth=2
     hls::stream<nnet::array<layer4_result_t, 4>> layer4_out("layer4_out"); // fc2
-    NNET_STREAM_DEPTH(layer4_out, 2)
+    #pragma HLS STREAM variable=layer4_out depth=2
 
     // fc1 (Dense)
     nnet::dense<nnet::array<layer1_result_t, 6>, nnet::array<layer2_result_t, 8>, config2>(layer1_out, layer2_out, w2, b2);

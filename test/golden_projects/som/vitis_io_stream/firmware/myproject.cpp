@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -20,9 +13,9 @@ void myproject(
     hls::stream<nnet::array<layer1_result_t, 5>> &layer1_out,
     hls::stream<nnet::array<layer2_result_t, 1>> &layer2_out
 ) {
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer1_out)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer2_out)
-    NNET_DATAFLOW
+    #pragma HLS INTERFACE axis port=layer1_out
+    #pragma HLS INTERFACE axis port=layer2_out
+    #pragma HLS DATAFLOW
 
 
     // som (SOM)

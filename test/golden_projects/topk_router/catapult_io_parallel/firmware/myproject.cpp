@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -16,9 +9,7 @@
 NNET_PERSISTENT double *myproject_trace_buffers[2];
 #endif
 
-#ifdef __SYNTHESIS__
 #pragma hls_design top
-#endif
 void CCS_BLOCK(myproject)(
     const layer1_result_t layer1_out[4],
     layer3_result_t layer3_out[8]

@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -16,9 +9,7 @@
 NNET_PERSISTENT double *myproject_trace_buffers[2];
 #endif
 
-#ifdef __SYNTHESIS__
 #pragma hls_design top
-#endif
 void CCS_BLOCK(myproject)(
     ac_channel<nnet::array<layer1_result_t, 4>> &layer1_out,
     ac_channel<nnet::array<layer3_result_t, 8>> &layer3_out

@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -20,14 +13,14 @@ void myproject(
     const layer1_result_t layer1_out[4],
     layer3_result_t layer3_out[8]
 ) {
-    HLS4ML_TOP_PRAGMA(HLS ARRAY_RESHAPE variable=layer1_out complete dim=0)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE ap_vld port=layer1_out)
-    HLS4ML_TOP_PRAGMA(HLS ARRAY_PARTITION variable=layer3_out complete dim=0)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE ap_vld port=layer3_out)
-    NNET_PIPELINE(1)
+    #pragma HLS ARRAY_RESHAPE variable=layer1_out complete dim=0
+    #pragma HLS INTERFACE ap_vld port=layer1_out
+    #pragma HLS ARRAY_PARTITION variable=layer3_out complete dim=0
+    #pragma HLS INTERFACE ap_vld port=layer3_out
+    #pragma HLS PIPELINE II=1
 
     layer2_result_t layer2_out[8]; // router_gate
-    NNET_ARRAY_PARTITION_COMPLETE(layer2_out)
+    #pragma HLS ARRAY_PARTITION variable=layer2_out complete
 
     // router_gate (Dense)
     nnet::dense<layer1_result_t, layer2_result_t, config2>(layer1_out, layer2_out, w2, b2);

@@ -2,13 +2,6 @@
 #include "myproject.h"
 #include "parameters.h"
 
-// The top-level interface pragmas (the backend's spelling); empty in C-simulation, which must stay warning-free.
-#ifdef __SYNTHESIS__
-#define HLS4ML_TOP_PRAGMA(text) _Pragma(#text)
-#else
-#define HLS4ML_TOP_PRAGMA(text)
-#endif
-
 #ifndef __SYNTHESIS__
 #include "nnet_utils/nnet_helpers.h"
 
@@ -20,12 +13,12 @@ void myproject(
     hls::stream<nnet::array<layer1_result_t, 4>> &layer1_out,
     hls::stream<nnet::array<layer3_result_t, 8>> &layer3_out
 ) {
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer1_out)
-    HLS4ML_TOP_PRAGMA(HLS INTERFACE axis port=layer3_out)
-    NNET_DATAFLOW
+    #pragma HLS INTERFACE axis port=layer1_out
+    #pragma HLS INTERFACE axis port=layer3_out
+    #pragma HLS DATAFLOW
 
     hls::stream<nnet::array<layer2_result_t, 8>> layer2_out("layer2_out"); // router_gate
-    NNET_STREAM_DEPTH(layer2_out, 2)
+    #pragma HLS STREAM variable=layer2_out depth=2
 
     // router_gate (Dense)
     nnet::dense<nnet::array<layer1_result_t, 4>, nnet::array<layer2_result_t, 8>, config2>(layer1_out, layer2_out, w2, b2);

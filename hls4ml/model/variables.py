@@ -1,0 +1,77 @@
+"""hls4ml 1.x's view of a layer's values: named types, tensor and weight variables, and an attribute dict that
+also answers the keys 1.x layers carry (`name`, `class_name`, `<var>_t`, the weight variables).
+
+Users' scripts and hls4ml's own tests read a converted model through these (`layer.get_output_variable().shape`,
+`layer.get_attr('result_t').precision`, `[w.data for w in layer.get_weights()]`). They are read-only views built
+on demand from the IR (`model/ir.py`), which keeps its own plain fields; nothing here is used by the compiler.
+
+Names differ from hls4ml 1.x where 1.x takes them from its C++: a tensor variable is named after its IR tensor
+(1.x: `layer2_out`), a type `<layer>_<var>_t`, and a weight variable after its weight (`weight`, `bias`; 1.x:
+`w2`, `b2`). The generated C++ names are the backend's (index-based, docs/design.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hls4ml.model.types import NamedType
+
+
+@dataclass(frozen=True)
+class TensorVariable:
+    """A tensor between layers as hls4ml 1.x shows it: `name`, `shape` (a list, no batch axis), `type`."""
+
+    name: str
+    shape: list[int]
+    type: NamedType
+
+    def size(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+    @property
+    def dim_names(self) -> list[str]:
+        return [f'N_SIZE_{index}_{self.name}' for index in range(len(self.shape))]
+
+
+@dataclass(frozen=True)
+class WeightVariable:
+    """A weight as hls4ml 1.x shows it: `name`, `data` (the framework's float values), `type`."""
+
+    name: str
+    data: np.ndarray
+    type: NamedType
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self.data.shape)
+
+    def size(self) -> int:
+        return int(self.data.size)
+
+    @property
+    def nonzeros(self) -> int:
+        return int(np.count_nonzero(self.data))
+
+
+class Attributes(dict):
+    """A layer's attributes (a plain dict to the compiler) that also answers hls4ml 1.x's derived keys on lookup:
+    `name`, `class_name`, `<var>_t` (a `NamedType`), a weight's name (a `WeightVariable`) and `<weight>_data`.
+
+    Derived keys answer `[]` only (and `Layer.get_attr`): `get`, `in`, iterating and copies see the attributes
+    the IR holds, so no check the compiler makes (`attributes.get('alpha')` of a PReLU, whose weight is `alpha`)
+    and nothing it prints or hashes changes.
+    """
+
+    def __init__(self, values: dict[str, Any], derive: Callable[[str], Any]) -> None:
+        super().__init__(values)
+        self._derive = derive
+
+    def __missing__(self, key: str) -> Any:
+        return self._derive(key)
+
+    def __reduce__(self) -> Any:  # pickles and copies as the plain dict it stores
+        return dict, (dict(self),)
