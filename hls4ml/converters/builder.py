@@ -36,7 +36,9 @@ from hls4ml.model.kinds import (
     CONVOLUTIONS,
     DEPTHWISE_CONV_OF_RANK,
     GLOBAL_POOLING_OF_RANK,
+    HARD_ACTIVATIONS,
     LAYER_KINDS,
+    PARAMETRIZED_ACTIVATIONS,
     POOLING_OF_RANK,
     ROUTER_OUTPUTS,
     SOFT_TOPK_MODES,
@@ -338,9 +340,9 @@ class GraphBuilder:
     # ---- element-wise ---------------------------------------------------------------------------
     def activation(self, origin: Origin, x: Value, activation: str, **parameters: float) -> Value:
         """relu, sigmoid, tanh, softplus, softsign, elu, selu, linear; leaky_relu(alpha),
-        elu(alpha), thresholded_relu(theta); hard_sigmoid(slope, shift)."""
+        elu(alpha), thresholded_relu(theta), clipped_relu(ceiling); hard_sigmoid and hard_swish(slope, shift)."""
         n_in = math.prod(x.shape)
-        if activation in ('leaky_relu', 'thresholded_relu', 'elu'):  # elu: always with its alpha (default 1)
+        if activation in PARAMETRIZED_ACTIVATIONS:  # elu: always with its alpha (default 1)
             (value,) = parameters.values() if parameters else (1.0,)
             name = self._emit(
                 origin,
@@ -350,12 +352,12 @@ class GraphBuilder:
                 n_in=n_in,
                 activ_param=float(value),
             )
-        elif activation == 'hard_sigmoid':
+        elif activation in HARD_ACTIVATIONS:
             name = self._emit(
                 origin,
                 Kind.HARD_ACTIVATION,
                 [x.tensor],
-                activation='hard_sigmoid',
+                activation=activation,
                 n_in=n_in,
                 slope=float(parameters['slope']),
                 shift=float(parameters['shift']),

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds.activations import (
     ACTIVATIONS,
+    HARD_ACTIVATIONS,
     LOSSLESS_ACTIVATIONS,
     PARAMETRIZED_ACTIVATIONS,
     SOFTMAX_IMPLEMENTATIONS,
@@ -108,6 +109,7 @@ __all__ = [
     'DEPTHWISE_CONV_OF_RANK',
     'FAMILIES',
     'GLOBAL_POOLINGS',
+    'HARD_ACTIVATIONS',
     'GLOBAL_POOLING_OF_RANK',
     'IMPLEMENTATIONS',
     'LAYER_KINDS',

@@ -10,7 +10,9 @@ semantics are written down in docs/kernels.md.
 
 from hls4ml.model.reference.activations import (
     bipolar,
+    clipped_relu,
     hard_sigmoid,
+    hard_swish,
     leaky_relu,
     linear,
     prelu,
@@ -32,6 +34,7 @@ from hls4ml.model.reference.topk import topk
 
 __all__ = [
     'bipolar',
+    'clipped_relu',
     'conv1d',
     'conv2d',
     'depthwise_conv1d',
@@ -44,6 +47,7 @@ __all__ = [
     'fixed_point_quantizer',
     'elu',
     'hard_sigmoid',
+    'hard_swish',
     'leaky_relu',
     'linear',
     'normalize',

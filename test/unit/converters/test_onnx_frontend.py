@@ -109,6 +109,12 @@ STANDARD_CASES = {  # name -> (builder of the output, input shape, opset)
         13,
     ),
     'activations': (_activations, (2, 3, 4), 13),
+    'hard_swish_and_clip': (
+        lambda g: g.node('Clip', [g.node('HardSwish', ['x']), g.constant(0.0), g.constant(1.5)]),
+        (2, 3, 4),
+        14,
+    ),
+    'clip_opset_6': (lambda g: g.node('Clip', ['x'], min=0.0, max=0.75), (5,), 6),
     'table_activations': (_table_activations, (2, 2, 3), 13),
     'arithmetic': (_arithmetic, (2, 5, 4), 13),
     'pools': (_pools, (2, 7, 5), 13),
