@@ -502,6 +502,25 @@ class GraphBuilder:
         name = self._emit(origin, Kind.MERGE, [a.tensor, b.tensor], op=op)
         return Value(name, a.shape, a.perm)
 
+    def merge_all(self, origin: Origin, values: list[Value], op: str) -> Value:
+        """N tensors of one shape combined by `op` as a balanced tree of two-input merges; an average
+        of N is a tree of averages when N is a power of two, else the tree of adds times 1/N."""
+        count = len(values)
+        if count == 1:
+            return values[0]
+        if op == 'average' and count & (count - 1):
+            total = self.merge_all(Origin(f'{origin.name}_sum', origin.op, origin.where), values, 'add')
+            return self.affine(origin, total, scale=1.0 / count)
+        pending, made = list(values), 0
+        while len(pending) > 1:
+            joined = []
+            for first, second in zip(pending[0::2], pending[1::2], strict=False):
+                inner = Origin(f'{origin.name}_{made}', origin.op, origin.where)
+                joined.append(self.merge(origin if len(pending) == 2 else inner, first, second, op))
+                made += 1
+            pending = joined + pending[2 * len(joined) :]
+        return pending[0]
+
     def quantize(self, origin: Origin, x: Value, precision: PrecisionType) -> Value:
         """Round and clip `x` to `precision` (a linear activation with that result type)."""
         name = self._emit(origin, Kind.ACTIVATION, [x.tensor], activation='linear', n_in=math.prod(x.shape))

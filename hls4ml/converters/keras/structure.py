@@ -1,13 +1,16 @@
 """Handlers of the Keras 3 layers that reshape, reorder or combine tensors: Flatten, Reshape,
-Permute, the two-input merges, Concatenate and Dot."""
+Permute, the merges and Concatenate of two or more inputs, and Dot."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import numpy as np
 
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, handles
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import Kind
+from hls4ml.model.kinds import Kind, KindRecord
 
 MERGES = {
     'Add': 'add',
@@ -34,25 +37,58 @@ def permute(source: Source) -> list[Layer]:
     return [source.make(Kind.TRANSPOSE, perm=perm)]
 
 
-@handles(*MERGES, produces=(Kind.MERGE,))
+@handles(*MERGES, produces=(Kind.MERGE, Kind.BATCH_NORMALIZATION))
 def merge(source: Source) -> list[Layer]:
-    if len(source.inputs) != 2:
-        raise UnsupportedLayer(f'{source.origin}: merges of {len(source.inputs)} inputs are not supported (2)')
-    if source.input_shapes[0] != source.input_shapes[1]:
+    """Two inputs: one Merge. N inputs (Add, Multiply, Maximum, Minimum, Average): a balanced tree of
+    two-input merges, exact at every level; an average of N is a tree of averages when N is a power of
+    two, else the tree of adds times 1/N (a BatchNormalization whose scale is 1/N written into its type)."""
+    if any(shape != source.input_shapes[0] for shape in source.input_shapes):
         raise UnsupportedLayer(f'{source.origin}: broadcasting {source.input_shapes} is not supported (equal shapes)')
-    return [source.make(Kind.MERGE, op=MERGES[type(source.layer).__name__])]
+    operation = MERGES[type(source.layer).__name__]
+    count = len(source.inputs)
+    if count == 2 or (operation == 'average' and count & (count - 1) == 0):
+        return joined(source, Kind.MERGE, balanced=True, op=operation)
+    if operation == 'average':
+        layers = joined(source, Kind.MERGE, balanced=True, last=f'{source.name}_sum', op='add')
+        n_in = math.prod(source.input_shapes[0])
+        weights = {'scale': np.full(n_in, 1.0 / count), 'bias': np.zeros(n_in)}
+        scaled = source.make(Kind.BATCH_NORMALIZATION, inputs=[layers[-1].name], n_in=n_in, weights=weights)
+        return [*layers, scaled]
+    return joined(source, Kind.MERGE, balanced=True, op=operation)
 
 
 @handles('Concatenate', produces=(Kind.CONCATENATE,))
 def concatenate(source: Source) -> list[Layer]:
-    if len(source.inputs) != 2:
-        raise UnsupportedLayer(f'{source.origin}: concatenating {len(source.inputs)} inputs is not supported (2)')
+    """N inputs: a chain of two-input concatenations, left to right."""
     rank = len(source.input_shapes[0])
     axis = int(source.config.get('axis', -1))
     axis = axis + rank if axis < 0 else axis - 1  # Keras counts the batch axis
     if not 0 <= axis < rank:
         raise UnsupportedLayer(f'{source.origin}: axis {source.config.get("axis")} is outside the tensor')
-    return [source.make(Kind.CONCATENATE, axis=axis)]
+    return joined(source, Kind.CONCATENATE, balanced=False, axis=axis)
+
+
+def joined(source: Source, kind: KindRecord, balanced: bool, last: str = '', **attributes: Any) -> list[Layer]:
+    """Two-input `kind` layers joining the N inputs of `source`: a balanced tree (depth log2 N) or a
+    chain from the left; the last is named `last` or after the Keras layer, the others `<name>_<k>`,
+    which no config entry of the Keras layer reaches (their types are the exact 'auto' ones)."""
+    pending, layers = list(source.inputs), []
+    if len(pending) < 2:
+        raise UnsupportedLayer(f'{source.origin}: {len(pending)} input(s); it needs two or more')
+    while len(pending) > 1:
+        pairs = list(zip(pending[0::2], pending[1::2], strict=False)) if balanced else [(pending[0], pending[1])]
+        made = []
+        for first, second in pairs:
+            layer = source.make(kind, inputs=[first, second], **attributes)
+            if len(pending) > 2:  # an inner join
+                layer.name, layer.source_class = f'{source.name}_{len(layers)}', ''
+            elif last:
+                layer.name = last
+            layer.outputs = [layer.name]
+            layers.append(layer)
+            made.append(layer.name)
+        pending = made + pending[2 * len(pairs) :]
+    return layers
 
 
 @handles('Dot', produces=(Kind.DOT,))

@@ -190,6 +190,8 @@ def softmax(step: Step) -> Operand:
 @handles('Add', 'Sub', 'Mul', 'Div', 'Max', 'Min')
 def arithmetic(step: Step) -> Operand:
     """Two tensors of one shape -> Merge; a tensor and a constant -> x * scale + bias."""
+    if len(step.inputs) != 2 and step.node.op_type in ('Max', 'Min'):
+        return variadic(step)
     if len(step.inputs) != 2:
         raise step.unsupported(f'{len(step.inputs)} operands are not supported (two only)')
     first, second = step.inputs
@@ -203,6 +205,17 @@ def arithmetic(step: Step) -> Operand:
     if isinstance(first, Constant) and isinstance(second, Value):
         return _with_constant(step, second, first, constant_first=True)
     raise step.unsupported('an operation on constants only was not folded')
+
+
+@handles('Sum', 'Mean')
+def variadic(step: Step) -> Operand:
+    """Sum and Mean of N tensors of one shape (a balanced tree of two-input merges); Max and Min of
+    more than two inputs come here from `arithmetic`."""
+    values = [operand for operand in step.inputs if operand is not None]
+    if not all(isinstance(value, Value) for value in values):
+        raise step.unsupported('a constant among the inputs is not supported (tensors only)')
+    operation = {'Sum': 'add', 'Mean': 'average', 'Max': 'maximum', 'Min': 'minimum'}[step.node.op_type]
+    return step.builder.merge_all(step.origin, [value for value in values if isinstance(value, Value)], operation)
 
 
 def _with_constant(step: Step, x: Value, constant: Constant, constant_first: bool) -> Operand:

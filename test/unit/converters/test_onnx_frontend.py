@@ -74,6 +74,19 @@ def _arithmetic(g: OnnxGraph) -> str:
     return g.node('Min', [both, g.node('Add', [both, y])])
 
 
+def _variadic(g: OnnxGraph) -> str:
+    """Sum, Mean, Max, Min and Concat of three or four tensors."""
+    parts = ['x', g.node('Relu', ['x']), g.node('Mul', ['x', g.constant(-0.5)]), g.node('Sigmoid', ['x'])]
+    joined = [
+        g.node('Sum', parts[:3]),
+        g.node('Mean', parts[:3]),
+        g.node('Mean', parts),
+        g.node('Max', parts[1:]),
+        g.node('Min', parts),
+    ]
+    return g.node('Concat', joined, axis=1)
+
+
 def _pools(g: OnnxGraph) -> str:
     left = g.node('MaxPool', ['x'], kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1])
     right = g.node('AveragePool', ['x'], kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1])
@@ -114,6 +127,7 @@ STANDARD_CASES = {  # name -> (builder of the output, input shape, opset)
         (2, 3, 4),
         14,
     ),
+    'variadic_merges': (_variadic, (2, 3), 13),
     'clip_opset_6': (lambda g: g.node('Clip', ['x'], min=0.0, max=0.75), (5,), 6),
     'table_activations': (_table_activations, (2, 2, 3), 13),
     'arithmetic': (_arithmetic, (2, 5, 4), 13),
