@@ -37,7 +37,8 @@ def permute(source: Source) -> list[Layer]:
     return [source.make(Kind.TRANSPOSE, perm=perm)]
 
 
-@handles(*MERGES, produces=(Kind.MERGE, Kind.BATCH_NORMALIZATION))
+@handles('Subtract', produces=(Kind.MERGE,))  # Keras' Subtract takes exactly two inputs
+@handles(*(name for name in MERGES if name != 'Subtract'), produces=(Kind.MERGE, Kind.BATCH_NORMALIZATION))
 def merge(source: Source) -> list[Layer]:
     """Two inputs: one Merge. N inputs (Add, Multiply, Maximum, Minimum, Average): a balanced tree of
     two-input merges, exact at every level; an average of N is a tree of averages when N is a power of
