@@ -580,6 +580,45 @@ class GraphBuilder:
             result = Value(name, shape, result.perm)
         return result
 
+    def positions(self, x: Value) -> np.ndarray:
+        """An array of x's framework shape holding, at each index, that value's flat IR position."""
+        return np.transpose(np.arange(math.prod(x.shape)).reshape(x.ir_shape), inverse(x.perm))
+
+    def gather(self, origin: Origin, x: Value, picked: np.ndarray) -> Value:
+        """The values of x at `picked` (what indexing `positions(x)` gave, e.g. a slice): a Gather, laid
+        out like x when the rank is kept; x itself when nothing moves."""
+        if picked.size == 0:
+            raise UnsupportedOperation(f'{origin}: the selection is empty')
+        perm = x.perm if picked.ndim == x.rank else tuple(range(picked.ndim))
+        index = np.transpose(picked, perm).reshape(-1)
+        if picked.shape == x.shape and np.array_equal(index, np.arange(index.size)):
+            return x
+        out_shape = tuple(picked.shape[axis] for axis in perm)
+        name = self._emit(origin, Kind.GATHER, [x.tensor], index=index.tolist(), out_shape=out_shape)
+        return Value(name, tuple(picked.shape), perm)
+
+    def reduce(self, origin: Origin, x: Value, axes: tuple[int, ...], op: str, keepdims: bool) -> Value:
+        """sum, mean, max or min over framework `axes`: a Reduce (a mean: its sum times 1/n)."""
+        axes = tuple(sorted({axis % x.rank for axis in axes}))
+        count = math.prod(x.shape[axis] for axis in axes)
+        if op == 'mean':
+            total = self.reduce(Origin(f'{origin.name}_sum', origin.op, origin.where), x, axes, 'sum', keepdims)
+            return self.affine(origin, total, scale=1.0 / count)
+        kept = [axis for axis in range(x.rank) if axis not in axes]
+        grouped = np.transpose(self.positions(x), (*kept, *axes)).reshape(-1, count)
+        if keepdims:
+            shape = tuple(1 if axis in axes else size for axis, size in enumerate(x.shape))
+        else:
+            shape = tuple(x.shape[axis] for axis in kept) or (1,)  # a scalar per sample: one value
+        perm = x.perm if keepdims else tuple(range(len(shape)))
+        grouped = grouped.reshape(*shape, count)
+        index = np.transpose(grouped, (*perm, len(shape))).reshape(-1)
+        out_shape = tuple(shape[axis] for axis in perm)
+        name = self._emit(
+            origin, Kind.REDUCE, [x.tensor], index=index.tolist(), out_shape=out_shape, n_reduce=count, op=op
+        )
+        return Value(name, shape, perm)
+
     # ---- helpers --------------------------------------------------------------------------------
     def _check_spatial(self, origin: Origin, x: Value, rank: int) -> None:
         if x.rank != rank + 1:

@@ -1,12 +1,20 @@
 """The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
-`activations`, `arithmetic`, `selection`, `som`, `spatial` or `structure` that calls
+`activations`, `arithmetic`, `gathers`, `selection`, `som`, `spatial` or `structure` that calls
 `hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern` rewrites the hand-written
 MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
 """
 
-from hls4ml.converters.pytorch import activations, arithmetic, selection, som, spatial, structure  # noqa: F401
+from hls4ml.converters.pytorch import (  # noqa: F401  (they register their handlers)
+    activations,
+    arithmetic,
+    gathers,
+    selection,
+    som,
+    spatial,
+    structure,
+)
 from hls4ml.converters.pytorch.parser import parse_pytorch_model
 from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULES
 

@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from hls4ml.converters.builder import Value
+from hls4ml.converters.pytorch.gathers import reduce
 from hls4ml.converters.pytorch.registry import Step, array, constant, functions, modules, sample_axis, sizes, tensor
 
 POOL_RANK = {'MaxPool1d': 1, 'MaxPool2d': 2, 'AvgPool1d': 1, 'AvgPool2d': 2}
@@ -231,12 +232,13 @@ def batch_norm_module(step: Step, module: Any, x: Any) -> Value:
 
 @functions(torch.mean, methods=('mean',))
 def mean(step: Step, x: Any, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Value:
-    """A mean over all the spatial axes (`x.mean((2, 3))`): a global average pooling."""
+    """A mean over all the spatial axes (`x.mean((2, 3))`): a global average pooling; over other axes
+    a Reduce sum times 1/n (`gathers.reduce`)."""
     x = tensor(step, x)
     dims = dim if isinstance(dim, (tuple, list)) else (() if dim is None else (dim,))
     axes = sorted(sample_axis(step, x, axis) for axis in dims) if dims else None
     if axes != list(range(1, x.rank)) or x.rank < 2:
-        raise step.refuse(f'a mean over dim {dim} is not supported (only over all the spatial axes, dims 2 and up)')
+        return reduce(step, x, dim, keepdim, 'mean')
     return step.builder.global_pool(step.origin, x, 'average', keepdims=bool(keepdim))
 
 
