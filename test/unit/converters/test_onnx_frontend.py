@@ -87,6 +87,23 @@ def _variadic(g: OnnxGraph) -> str:
     return g.node('Concat', joined, axis=1)
 
 
+def _gathers(g: OnnxGraph) -> str:
+    """Slices (steps, negative bounds, the batch axis taken whole) and reductions of a (3, 5, 4) tensor."""
+    big = 2**63 - 1
+    sliced = g.node('Slice', ['x', g.ints([1, -1]), g.ints([3, -5]), g.ints([1, 2]), g.ints([1, -2])])
+    whole_batch = g.node('Slice', ['x', g.ints([0, 1]), g.ints([big, big]), g.ints([0, 3]), g.ints([1, 2])])
+    parts = [
+        g.node('Flatten', [sliced]),
+        g.node('Flatten', [whole_batch]),
+        g.node('ReduceSum', ['x', g.ints([2])], keepdims=0),
+        g.node('Flatten', [g.node('ReduceMean', ['x'], axes=[1, 3])]),
+        g.node('ReduceMax', ['x'], axes=[-1], keepdims=0),
+        g.node('Flatten', [g.node('ReduceMin', ['x'], axes=[1, 2, 3])]),
+    ]
+    flat = [parts[0], parts[1], g.node('Flatten', [parts[2]]), parts[3], g.node('Flatten', [parts[4]]), parts[5]]
+    return g.node('Concat', flat, axis=1)
+
+
 def _pools(g: OnnxGraph) -> str:
     left = g.node('MaxPool', ['x'], kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1])
     right = g.node('AveragePool', ['x'], kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1])
@@ -128,6 +145,7 @@ STANDARD_CASES = {  # name -> (builder of the output, input shape, opset)
         14,
     ),
     'variadic_merges': (_variadic, (2, 3), 13),
+    'slices_and_reductions': (_gathers, (3, 5, 4), 13),
     'clip_opset_6': (lambda g: g.node('Clip', ['x'], min=0.0, max=0.75), (5,), 6),
     'table_activations': (_table_activations, (2, 2, 3), 13),
     'arithmetic': (_arithmetic, (2, 5, 4), 13),
