@@ -114,3 +114,52 @@ def test_onnx_hard_swish_clip_sum_and_mean(tmp_path) -> None:
         )
 
     check_backends(convert, expected, x, ('io_parallel',), tmp_path)
+
+
+class Gathers(torch.nn.Module):
+    """Slices (steps, negative bounds, an integer index) and reductions of a (4, 6) tensor."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        parts = [
+            x[:, 1:3, ::2].flatten(1),
+            x[:, -1, 1:-1],
+            x.sum(dim=2),
+            torch.amax(x, dim=1),
+            x.mean(dim=1),
+            torch.amin(x, dim=(1, 2), keepdim=True).flatten(1),
+        ]
+        return torch.cat(parts, dim=1)
+
+
+def test_torch_slices_and_reductions_on_every_backend_and_io_type(tmp_path) -> None:
+    model = Gathers()
+    x = np.random.default_rng(8).uniform(-3, 3, (100, 4, 6)).astype(np.float32)
+
+    def convert(backend: str, io_type: str, output_dir: str):
+        config = hls4ml.utils.config_from_pytorch_model(model, (4, 6), default_precision='ap_fixed<16,6>')
+        return hls4ml.converters.convert_from_pytorch_model(
+            model, hls_config=config, output_dir=output_dir, backend=backend, io_type=io_type
+        )
+
+    expected = model(torch.from_numpy(x)).numpy()
+    check_backends(convert, expected, x, ('io_parallel', 'io_stream'), tmp_path)
+
+
+def test_keras_slices_and_reductions(tmp_path) -> None:
+    inputs = keras.Input((4, 6), name='x')
+    parts = [
+        L.Flatten()(inputs[:, 1:3, ::2]),
+        keras.ops.sum(inputs, axis=1),
+        L.Flatten()(keras.ops.mean(inputs, axis=-1, keepdims=True)),
+        keras.ops.max(inputs, axis=2),
+    ]
+    model = keras.Model(inputs, L.Concatenate()(parts))
+    x = np.random.default_rng(9).uniform(-3, 3, (100, 4, 6)).astype(np.float32)
+
+    def convert(backend: str, io_type: str, output_dir: str):
+        config = hls4ml.utils.config_from_keras_model(model, granularity='model', default_precision='ap_fixed<16,6>')
+        return hls4ml.converters.convert_from_keras_model(
+            model, hls_config=config, output_dir=output_dir, backend=backend, io_type=io_type
+        )
+
+    check_backends(convert, model.predict(x, verbose=0), x, ('io_stream',), tmp_path)
