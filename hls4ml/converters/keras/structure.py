@@ -73,7 +73,8 @@ def joined(source: Source, kind: KindRecord, balanced: bool, last: str = '', **a
     """Two-input `kind` layers joining the N inputs of `source`: a balanced tree (depth log2 N) or a
     chain from the left; the last is named `last` or after the Keras layer, the others `<name>_<k>`,
     which no config entry of the Keras layer reaches (their types are the exact 'auto' ones)."""
-    pending, layers = list(source.inputs), []
+    pending = list(source.inputs)
+    layers: list[Layer] = []
     if len(pending) < 2:
         raise UnsupportedLayer(f'{source.origin}: {len(pending)} input(s); it needs two or more')
     while len(pending) > 1:

@@ -191,7 +191,7 @@ def softmax(step: Step) -> Operand:
 def arithmetic(step: Step) -> Operand:
     """Two tensors of one shape -> Merge; a tensor and a constant -> x * scale + bias."""
     if len(step.inputs) != 2 and step.node.op_type in ('Max', 'Min'):
-        return variadic(step)
+        return _merge_all(step)
     if len(step.inputs) != 2:
         raise step.unsupported(f'{len(step.inputs)} operands are not supported (two only)')
     first, second = step.inputs
@@ -209,8 +209,12 @@ def arithmetic(step: Step) -> Operand:
 
 @handles('Sum', 'Mean')
 def variadic(step: Step) -> Operand:
-    """Sum and Mean of N tensors of one shape (a balanced tree of two-input merges); Max and Min of
-    more than two inputs come here from `arithmetic`."""
+    """Sum and Mean of N tensors of one shape (a balanced tree of two-input merges)."""
+    return _merge_all(step)
+
+
+def _merge_all(step: Step) -> Operand:
+    """Sum, Mean, and Max and Min of more than two inputs (from `arithmetic`)."""
     values = [operand for operand in step.inputs if operand is not None]
     if not all(isinstance(value, Value) for value in values):
         raise step.unsupported('a constant among the inputs is not supported (tensors only)')
