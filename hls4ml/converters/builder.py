@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.converters.conv_kernels import block_diagonal, dilated, transposed_input, transposed_kernel
 from hls4ml.model.kinds import (
     ACTIVATIONS,
     CONV_OF_RANK,
@@ -259,18 +260,18 @@ class GraphBuilder:
         if rank not in AXES:
             raise UnsupportedOperation(f'{origin}: {rank}-D convolutions are not supported (1-D and 2-D)')
         self._check_spatial(origin, x, rank)
-        if dilations is not None and any(int(d) != 1 for d in dilations):
-            raise UnsupportedOperation(f'{origin}: dilated convolutions (dilation {tuple(dilations)}) are unsupported')
+        weight = dilated(weight, tuple(dilations or (1,) * rank))  # zeros between the taps
         channels, filters, window = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
         bias = np.zeros(filters) if biases is None else np.asarray(biases, dtype=np.float64).reshape(-1)
-        if groups == 1 and weight.shape[1] == channels:
-            kind, ir_kernel = CONV_OF_RANK[rank], np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
-        elif groups == channels == filters and weight.shape[1] == 1:
+        if groups == channels == filters and weight.shape[1] == 1:
             kind, ir_kernel = DEPTHWISE_CONV_OF_RANK[rank], np.moveaxis(weight[:, 0], 0, -1)  # (*window, channels)
+        elif weight.shape[1] * groups == channels and filters % groups == 0:  # grouped: zeros between the groups
+            weight = block_diagonal(weight, groups, channels)
+            kind, ir_kernel = CONV_OF_RANK[rank], np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
         else:
             raise UnsupportedOperation(
-                f'{origin}: grouped convolutions (groups={groups}, {channels} -> {filters} channels) are not '
-                'supported; only groups=1 and depthwise (groups = in = out channels)'
+                f'{origin}: a kernel of shape {weight.shape} with groups={groups} does not fit {channels} input '
+                f'and {filters} output channels'
             )
         x = self.channels_last(x, origin)
         attributes = self._window(origin, x, window, strides, pads)
@@ -280,6 +281,37 @@ class GraphBuilder:
             origin, kind, [x.tensor], types=types, weights={'weight': ir_kernel.copy(), 'bias': bias}, **attributes
         )
         return self._spatial_value(name, filters, attributes, rank)
+
+    def conv_transpose(
+        self,
+        origin: Origin,
+        x: Value,
+        kernel: np.ndarray,
+        biases: np.ndarray | None,
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        output_padding: tuple[int, ...],
+        dilations: tuple[int, ...] | None = None,
+        groups: int = 1,
+        **types: Any,
+    ) -> Value:
+        """Transposed convolution with an (in, out / groups, *window) kernel: zeros inserted into the
+        input (a Gather `<name>_spread`), then a plain stride-1 convolution with the flipped kernel."""
+        weight = np.asarray(kernel, dtype=np.float64)
+        rank = weight.ndim - 2
+        self._check_spatial(origin, x, rank)
+        weight = dilated(weight, tuple(dilations or (1,) * rank))
+        if weight.shape[0] != x.shape[0] or x.shape[0] % groups:
+            raise UnsupportedOperation(f'{origin}: a kernel of shape {weight.shape} does not fit {x.shape[0]} channels')
+        window = tuple(weight.shape[2:])
+        x = self.channels_last(x, origin)  # the spread keeps it: the convolution needs no transpose
+        try:
+            table = transposed_input(self.positions(x), strides, window, pads, output_padding)
+        except ValueError as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from error
+        spread = self.gather(Origin(f'{origin.name}_spread', origin.op, origin.where), x, table)
+        plain = transposed_kernel(weight, groups)
+        return self.conv(origin, spread, plain, biases, (1,) * rank, [(0, 0)] * rank, **types)
 
     # ---- pooling --------------------------------------------------------------------------------
     def pool(
@@ -585,12 +617,13 @@ class GraphBuilder:
         return np.transpose(np.arange(math.prod(x.shape)).reshape(x.ir_shape), inverse(x.perm))
 
     def gather(self, origin: Origin, x: Value, picked: np.ndarray) -> Value:
-        """The values of x at `picked` (what indexing `positions(x)` gave, e.g. a slice): a Gather, laid
-        out like x when the rank is kept; x itself when nothing moves."""
+        """The values of x at `picked` (what indexing `positions(x)` gave, e.g. a slice; -1 for a zero):
+        a Gather, laid out like x when the rank is kept; x itself when nothing moves."""
         if picked.size == 0:
             raise UnsupportedOperation(f'{origin}: the selection is empty')
         perm = x.perm if picked.ndim == x.rank else tuple(range(picked.ndim))
         index = np.transpose(picked, perm).reshape(-1)
+        index = np.where(index < 0, math.prod(x.shape), index)  # the kernel writes 0 for index n_in
         if picked.shape == x.shape and np.array_equal(index, np.arange(index.size)):
             return x
         out_shape = tuple(picked.shape[axis] for axis in perm)

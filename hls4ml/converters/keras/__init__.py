@@ -9,6 +9,7 @@ from hls4ml.converters.keras import (  # noqa: F401  (they register their handle
     som,
     spatial,
     structure,
+    transposed,
 )
 from hls4ml.converters.keras.handlers import HANDLERS
 from hls4ml.converters.keras.parser import KerasConversionError, parse_keras_model, unsupported_layers

@@ -74,6 +74,58 @@ def convolution_module(step: Step, module: Any, x: Any) -> Value:
     )
 
 
+def transposed_convolution(
+    step: Step,
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Value:
+    """F.conv_transpose1d / 2d with a constant (in, out / groups, *window) weight."""
+    weight = constant(step, weight, 'the weight')
+    rank = weight.ndim - 2
+    if rank not in (1, 2) or isinstance(padding, str):
+        raise step.refuse(f'a weight of shape {weight.shape} with padding {padding!r} is not supported')
+    pads = [(pad, pad) for pad in sizes(padding, rank)]
+    bias = None if bias is None else constant(step, bias, 'the bias')
+    return step.builder.conv_transpose(
+        step.origin,
+        tensor(step, x),
+        weight,
+        bias,
+        sizes(stride, rank),
+        pads,
+        sizes(output_padding, rank),
+        sizes(dilation, rank),
+        groups=int(groups),
+    )
+
+
+functions(F.conv_transpose1d, F.conv_transpose2d)(transposed_convolution)
+
+
+@modules('ConvTranspose1d', 'ConvTranspose2d')
+def transposed_convolution_module(step: Step, module: Any, x: Any, output_size: Any = None) -> Value:
+    if module.padding_mode != 'zeros' or output_size is not None:
+        raise step.refuse(f"padding_mode={module.padding_mode!r} or output_size is not supported (only 'zeros')")
+    bias = None if module.bias is None else array(module.bias)
+    return transposed_convolution(
+        step,
+        x,
+        array(module.weight),
+        bias,
+        module.stride,
+        module.padding,
+        module.output_padding,
+        module.groups,
+        module.dilation,
+    )
+
+
 # ---- pooling ------------------------------------------------------------------------------------
 def _pool(
     step: Step,

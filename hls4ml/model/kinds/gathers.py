@@ -1,6 +1,7 @@
 """Gathers: kinds whose every output value is read from input positions fixed at conversion, listed in
 an index table the frontend computed (attribute 'index', flat channels-last positions). `Gather` copies
-one value per output (tensor slicing: `x[:, 2:10:2]`, ONNX Slice); `Reduce` combines `n_reduce` values
+one value per output, or a zero where the index is n_in (tensor slicing: `x[:, 2:10:2]`, ONNX Slice;
+zeros inserted in front of a transposed convolution); `Reduce` combines `n_reduce` values
 per output by sum, max or min (torch `sum` / `amax`, Keras `ops.sum`, ONNX ReduceSum / ReduceMax; a mean
 is a Reduce sum and a BatchNormalization by 1/n). Each kind is one block of `Gathers`."""
 
@@ -15,7 +16,7 @@ from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds.record import COMMON_KEYS, RESULT_ONLY, KindRecord
 from hls4ml.model.pass_context import PassContext
 from hls4ml.model.precision_rules import clamped, copy_input, input_fixed, is_auto
-from hls4ml.model.reference.arrays import as_samples, greater_than, select
+from hls4ml.model.reference.arrays import as_samples, greater_than, integer, select
 from hls4ml.model.tables import take
 
 REDUCE_OPERATIONS = ('sum', 'max', 'min')
@@ -26,7 +27,8 @@ def gathered_shape(layer: Layer, inputs: list[tuple[int, ...]]) -> tuple[int, ..
     shape = tuple(int(size) for size in layer.attributes['out_shape'])
     index = layer.attributes['index']
     per_output = int(layer.attributes.get('n_reduce', 1))
-    if len(index) != math.prod(shape) * per_output or not all(0 <= i < math.prod(inputs[0]) for i in index):
+    last = math.prod(inputs[0]) + (1 if layer.kind == Gathers.GATHER else 0)  # a gather's n_in writes a zero
+    if len(index) != math.prod(shape) * per_output or not all(0 <= i < last for i in index):
         raise ValueError(f'{layer.describe()}: its index table does not fit {inputs[0]} -> {shape}')
     return shape
 
@@ -34,12 +36,16 @@ def gathered_shape(layer: Layer, inputs: list[tuple[int, ...]]) -> tuple[int, ..
 class Gathers:
     """The gather kinds (`Kind` inherits them)."""
 
-    # ---- Gather: out[o] = in[index[o]] ----------------------------------------------------------------
+    # ---- Gather: out[o] = in[index[o]], or 0 where index[o] = n_in (zero insertion) --------------------
 
     @staticmethod
     def _gather_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         x = as_samples(inputs[0])
-        return take(x, (slice(None), np.asarray(layer.attributes['index'], dtype=np.int64))).cast(layer.types['result'])
+        index = np.asarray(layer.attributes['index'], dtype=np.int64)
+        result = layer.types['result']
+        inside = index < x.shape[1]
+        picked = take(x, (slice(None), np.where(inside, index, 0))).cast(result)
+        return select(inside[np.newaxis, :], picked, integer(0, family).cast(result))
 
     GATHER = KindRecord(
         'Gather',

@@ -1,7 +1,8 @@
 // Gathers, io_parallel: every output reads input positions fixed at conversion, listed in an index
 // table the lowering computed (flat channels-last positions; docs/kernels.md).
 //
-// gather: res[o] = data[index[o]], one write into res_T of an input value (tensor slicing).
+// gather: res[o] = data[index[o]], one write into res_T of an input value (tensor slicing), or of the
+// integer 0 where index[o] = n_in (the zeros inserted in front of a transposed convolution).
 // reduce: res[o] = op(data[index[o * n_reduce + k]] for k < n_reduce), op sum, max or min: the first
 // value is written into accum_t, each further one added (sum: one write into accum_t of the
 // full-precision sum) or kept when it is greater (max) or smaller (min), then one write into res_T.
@@ -34,7 +35,10 @@ void gather(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out], const
     NNET_PIPELINE(1)
     NNET_UNROLL
     for (unsigned o = 0; o < CONFIG_T::n_out; o++) {
-        res[o] = data[index[o]];
+        if (index[o] < CONFIG_T::n_in)
+            res[o] = data[index[o]];
+        else
+            res[o] = 0;
     }
 }
 

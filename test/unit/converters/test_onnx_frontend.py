@@ -271,13 +271,13 @@ def test_every_unsupported_node_is_listed_in_one_error() -> None:
 
 def test_every_unsupported_setting_is_collected_into_one_error() -> None:
     g = OnnxGraph()
-    image = g.node('Conv', ['x', g.weights(4, 2, 3, 3)], name='dilated', dilations=[2, 2])
+    image = g.node('MaxPool', ['x'], name='dilated', kernel_shape=[2, 2], dilations=[2, 2])
     image = g.node('Conv', [image, g.weights(4, 2, 1, 1)], name='grouped', group=2)
     flat = g.node('Flatten', [g.node('Relu', [image])])
     model = g.model({'x': (2, 7, 7)}, [g.node('Gemm', [flat, g.weights(1, 3)], name='fc', transA=1)], batch=1)
     with pytest.raises(ConversionError, match=r'3 problem') as error:
         parse_onnx_model(model)
-    for text in ("'dilated' (Conv, node 0): dilations", "'grouped' (Conv, node 1): grouped", "'fc' (Gemm, node 4)"):
+    for text in ("'dilated' (MaxPool, node 0): dilations", "'grouped' (Conv, node 1): a kernel", "'fc' (Gemm, node 4)"):
         assert text in str(error.value)
 
 

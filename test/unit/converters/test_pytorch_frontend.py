@@ -458,7 +458,6 @@ def test_every_unsupported_setting_is_listed_in_one_error() -> None:
         (of(lambda x: x[1:]), (3,), ['along the batch axis']),
         (of(lambda x: x.sum()), (3,), ['reduce the batch too']),
         (of(lambda x: torch.cat([x, x], dim=1, out=None)), (3,), ['arguments are not supported']),
-        (nn.Sequential(nn.Conv2d(4, 4, 3, groups=2)), (4, 5, 5), ['grouped convolutions']),
         (nn.Sequential(nn.Hardtanh(-1, 2)), (3,), ['power of two']),
         (Net(lambda self, x: self.w, w=nn.Parameter(torch.ones(3))), (3,), ['output 0', 'not a tensor computed']),
         (Net2(lambda self, x, y: x + y), (3,), ['takes 2 input(s) (x, y), but input_shape gives 1']),

@@ -41,6 +41,14 @@ def test_gather_reads_the_indexed_values_in_the_input_type() -> None:
     assert np.array_equal(result.to_double(), quantize(x, T8).to_double()[:, [5, 0, 2, 2]])
 
 
+def test_gather_writes_a_zero_where_the_index_is_n_in() -> None:
+    graph, gather = layer(Kind.GATHER, index=[6, 1, 6, 0], out_shape=(4,))
+    x = np.random.default_rng(4).uniform(-4, 4, (5, 6))
+    values = quantize(x, T8).to_double()
+    expected = np.stack([np.zeros(5), values[:, 1], np.zeros(5), values[:, 0]], axis=1)
+    assert np.array_equal(run(graph, gather, x).to_double(), expected)
+
+
 @pytest.mark.parametrize(('op', 'function'), [('sum', np.sum), ('max', np.max), ('min', np.min)])
 def test_reduce_folds_each_group_exactly(op: str, function) -> None:
     index = [0, 3, 1, 4, 2, 5]  # two outputs of three values
@@ -62,6 +70,6 @@ def test_a_sum_of_three_gains_two_integer_bits_and_max_keeps_the_input_type() ->
 
 def test_an_index_table_that_does_not_fit_is_an_error() -> None:
     with pytest.raises(ValueError, match='index table does not fit'):
-        layer(Kind.GATHER, index=[0, 6], out_shape=(2,))
+        layer(Kind.GATHER, index=[0, 7], out_shape=(2,))
     with pytest.raises(ValueError, match='index table does not fit'):
         layer(Kind.REDUCE, index=[0, 1, 2], out_shape=(2,), n_reduce=2, op='sum')
