@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.model.ir import Graph, Layer
 from hls4ml.converters.conv_kernels import block_diagonal, dilated, transposed_input, transposed_kernel
+from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import (
     ACTIVATIONS,
     CONV_OF_RANK,

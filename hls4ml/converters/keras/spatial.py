@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.conv_kernels import block_diagonal, dilated
-
 from hls4ml.converters.keras.handlers import (
     ACTIVATION_KINDS,
     Source,
@@ -69,6 +68,15 @@ def window_attributes(source: Source, rank: int, window: tuple[int, ...], stride
         if attributes[f'out_{axis}'] < 1:
             raise UnsupportedLayer(f'{source.origin}: the window {window} does not fit the input {shape}')
     return attributes
+
+
+def _check_plain_convolution(source: Source, rank: int) -> None:
+    """HGQ2's QConv layers: their quantized kernels are taken as they are (no dilation, no groups)."""
+    config = source.config
+    if _tuple(config.get('dilation_rate', 1), rank) != (1,) * rank:
+        raise UnsupportedLayer(f'{source.origin}: dilated convolutions are not supported')
+    if config.get('groups', 1) != 1:
+        raise UnsupportedLayer(f'{source.origin}: grouped convolutions (groups={config["groups"]}) are not supported')
 
 
 def _expanded_kernel(source: Source, rank: int, kernel: np.ndarray, groups: int) -> np.ndarray:
