@@ -163,3 +163,33 @@ def test_keras_slices_and_reductions(tmp_path) -> None:
         )
 
     check_backends(convert, model.predict(x, verbose=0), x, ('io_stream',), tmp_path)
+
+
+class Convolutions(torch.nn.Module):
+    """A dilated grouped convolution, a transposed one (stride 2, output padding) and a grouped transposed one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(5)
+        self.dilated = torch.nn.Conv2d(2, 4, 2, dilation=2, groups=2, padding=1)
+        self.up = torch.nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)
+        self.grouped_up = torch.nn.ConvTranspose1d(2, 2, 2, stride=2, groups=2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.up(torch.relu(self.dilated(x)))
+        return self.grouped_up(y.flatten(2)).flatten(1)
+
+
+def test_torch_dilated_grouped_and_transposed_convolutions_on_every_backend(tmp_path) -> None:
+    model = Convolutions()
+    x = np.random.default_rng(10).uniform(-2, 2, (50, 2, 4, 3)).astype(np.float32)
+
+    def convert(backend: str, io_type: str, output_dir: str):
+        config = hls4ml.utils.config_from_pytorch_model(model, (2, 4, 3), default_precision='ap_fixed<16,6>')
+        return hls4ml.converters.convert_from_pytorch_model(
+            model, hls_config=config, output_dir=output_dir, backend=backend, io_type=io_type
+        )
+
+    with torch.no_grad():
+        expected = model(torch.from_numpy(x)).numpy()
+    check_backends(convert, expected, x, ('io_parallel', 'io_stream'), tmp_path)
