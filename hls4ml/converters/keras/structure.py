@@ -93,12 +93,48 @@ def joined(source: Source, kind: KindRecord, balanced: bool, last: str = '', **a
     return layers
 
 
-@handles('Dot', produces=(Kind.DOT,))
+@handles('Dot', produces=(Kind.DOT, Kind.GATHER, Kind.MERGE, Kind.REDUCE))
 def dot(source: Source) -> list[Layer]:
+    """Two vectors: one Dot. Tensors of two or three axes (with the batch): Keras' batch_dot, the
+    contracted axis of each dropped and the rest of x then of y kept, as exact products of gathered
+    copies (`<name>_left`, `<name>_right`, `<name>_products`) summed by a Reduce."""
     shapes = source.input_shapes
-    axes = source.config.get('axes')
     if source.config.get('normalize'):
         raise UnsupportedLayer(f'{source.origin}: Dot(normalize=True) is not supported')
-    if len(shapes) != 2 or len(shapes[0]) != 1 or shapes[0] != shapes[1] or axes not in (1, -1, [1, 1], (1, 1)):
-        raise UnsupportedLayer(f'{source.origin}: Dot is supported for two vectors of the same length, got {shapes}')
-    return [source.make(Kind.DOT, n_in=shapes[0][0])]
+    axes = source.config.get('axes')
+    pair = tuple(axes) if isinstance(axes, (list, tuple)) else (axes, axes)
+    if len(shapes) != 2 or any(len(shape) not in (1, 2) for shape in shapes):
+        raise UnsupportedLayer(f'{source.origin}: Dot of inputs of shapes {shapes} is not supported (1 or 2 axes)')
+    first, second = (int(axis) % (len(shape) + 1) - 1 for axis, shape in zip(pair, shapes, strict=True))
+    if min(first, second) < 0 or shapes[0][first] != shapes[1][second]:
+        raise UnsupportedLayer(f'{source.origin}: axes {axes} do not pair equal axes of {shapes[0]} and {shapes[1]}')
+    if len(shapes[0]) == len(shapes[1]) == 1:
+        return [source.make(Kind.DOT, n_in=shapes[0][0])]
+    return _contraction(source, first, second)
+
+
+def _contraction(source: Source, first: int, second: int) -> list[Layer]:
+    """out[i, j] = sum_k x[i with k at `first`] * y[j with k at `second`]."""
+    (x_shape, y_shape), count = source.input_shapes, source.input_shapes[0][first]
+    x_rest = [size for axis, size in enumerate(x_shape) if axis != first]
+    y_rest = [size for axis, size in enumerate(y_shape) if axis != second]
+    x_positions = np.moveaxis(np.arange(math.prod(x_shape)).reshape(x_shape), first, -1)  # (*x_rest, k)
+    y_positions = np.moveaxis(np.arange(math.prod(y_shape)).reshape(y_shape), second, -1)  # (*y_rest, k)
+    grid = (*x_rest, *y_rest, count)
+    x_index = np.broadcast_to(x_positions.reshape(*x_rest, *([1] * len(y_rest)), count), grid)
+    y_index = np.broadcast_to(y_positions.reshape(*([1] * len(x_rest)), *y_rest, count), grid)
+    left = _part(source, 'left', Kind.GATHER, [source.inputs[0]], index=x_index.reshape(-1).tolist(), out_shape=grid)
+    right = _part(source, 'right', Kind.GATHER, [source.inputs[1]], index=y_index.reshape(-1).tolist(), out_shape=grid)
+    products = _part(source, 'products', Kind.MERGE, [left.name, right.name], op='multiply')
+    out_shape = grid[:-1] or (1,)
+    index = list(range(math.prod(grid)))
+    total = source.make(Kind.REDUCE, inputs=[products.name], index=index, out_shape=out_shape, n_reduce=count, op='sum')
+    return [left, right, products, total]
+
+
+def _part(source: Source, suffix: str, kind: KindRecord, inputs: list[str], **attributes: Any) -> Layer:
+    """An inner layer `<name>_<suffix>` of a Keras layer (its config entries do not reach it)."""
+    layer = source.make(kind, inputs=inputs, **attributes)
+    layer.name, layer.source_class = f'{source.name}_{suffix}', ''
+    layer.outputs = [layer.name]
+    return layer

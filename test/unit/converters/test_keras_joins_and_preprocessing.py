@@ -99,3 +99,25 @@ def test_rescaling_and_normalization_are_per_element_affine_maps(tmp_path) -> No
     assert graph.layers['per_channel'].weights['scale'].tolist() == [0.5, 2.0, -1.0] * 4
     emulation = emulated(model, x, tmp_path).reshape(len(x), -1)
     np.testing.assert_allclose(emulation, model.predict(x, verbose=0).reshape(len(x), -1), atol=2e-3)
+
+
+@pytest.mark.parametrize(
+    ('shapes', 'axes'),
+    [(((3, 4), (5, 4)), (2, 2)), (((3, 4), (4, 2)), (2, 1)), (((3, 4), (3,)), 1), (((4, 3), (2, 3)), -1)],
+)
+def test_dot_of_matrices_is_keras_batch_dot(shapes, axes, tmp_path) -> None:
+    inputs = [keras.Input(shape, name=f'in{index}') for index, shape in enumerate(shapes)]
+    model = keras.Model(inputs, L.Dot(axes=axes, name='dot')(inputs))
+    rng = np.random.default_rng(6)
+    x = [rng.uniform(-2, 2, (16, *shape)).astype(np.float32) for shape in shapes]
+    expected = model.predict(x, verbose=0).reshape(16, -1)
+    np.testing.assert_allclose(emulated(model, x, tmp_path).reshape(16, -1), expected, atol=1e-4)
+
+
+def test_a_normalized_dot_and_a_dot_of_three_axes_are_refused() -> None:
+    inputs = [keras.Input((3, 4)), keras.Input((5, 4))]
+    with pytest.raises(KerasConversionError, match=r"'bad' \(Dot\).*normalize=True"):
+        parse_keras_model(keras.Model(inputs, L.Dot(axes=(2, 2), normalize=True, name='bad')(inputs)))
+    cubes = [keras.Input((2, 3, 4)), keras.Input((2, 3, 4))]
+    with pytest.raises(KerasConversionError, match=r"'cube' \(Dot\).*1 or 2 axes"):
+        parse_keras_model(keras.Model(cubes, L.Dot(axes=(3, 3), name='cube')(cubes)))
