@@ -357,6 +357,21 @@ class GraphBuilder:
             return Value(name, (x.shape[0],) + (1,) * rank, channels_last_perm(rank + 1))
         return Value(name, (x.shape[0],), (0,))
 
+    def upsample(self, origin: Origin, x: Value, factors: tuple[int, ...]) -> Value:
+        """Nearest-neighbour upsampling of a (C, *spatial) tensor by integer factors (a Resize)."""
+        rank = len(factors)
+        self._check_spatial(origin, x, rank)
+        x = self.channels_last(x, origin)
+        attributes: dict[str, Any] = {'n_chan': x.shape[0], 'algorithm': 'nearest'}
+        for axis, size, factor in zip(AXES[rank], x.shape[1:], factors, strict=True):
+            attributes[f'in_{axis}'], attributes[f'{axis}_factor'], attributes[f'out_{axis}'] = (
+                size,
+                factor,
+                size * factor,
+            )
+        name = self._emit(origin, Kind.RESIZE if rank == 1 else Kind.RESIZE2D, [x.tensor], **attributes)
+        return self._spatial_value(name, x.shape[0], attributes, rank)
+
     def zero_pad(self, origin: Origin, x: Value, pads: list[tuple[int, int]]) -> Value:
         rank = len(pads)
         self._check_spatial(origin, x, rank)

@@ -23,7 +23,7 @@ WIDE = 'ap_fixed<24,8>'  # inputs are exact in it: only the mean's 1/n rounds
 class Net(torch.nn.Module):
     def __init__(self, function) -> None:
         super().__init__()
-        self.function = function
+        self.function = function  # a function or a module
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.function(x)
@@ -40,6 +40,10 @@ TORCH_CASES = {
     'amin_spatial': (lambda x: x.amin(dim=2), (2, 5)),
     'mean_over_channels': (lambda x: x.mean(dim=1), (4, 5)),
     'sum_of_a_vector': (lambda x: x.sum(dim=1, keepdim=True), (7,)),
+    'upsample_module': (torch.nn.Upsample(scale_factor=(2, 3)), (2, 3, 2)),
+    'interpolate_1d': (lambda x: torch.nn.functional.interpolate(x, scale_factor=3), (2, 4)),
+    'interpolate_to_a_size': (lambda x: torch.nn.functional.interpolate(x, size=(5, 7)), (2, 3, 4)),
+    'nearest_exact': (lambda x: torch.nn.functional.interpolate(x, scale_factor=1.5, mode='nearest-exact'), (2, 3, 4)),
 }
 
 
@@ -77,6 +81,14 @@ def test_a_slice_that_takes_everything_is_no_layer() -> None:
 def test_torch_indexing_that_cannot_be_converted_is_refused(function, words: str) -> None:
     with pytest.raises(ConversionError, match=words):
         parse_pytorch_model(Net(function), (4,))
+
+
+@pytest.mark.parametrize('mode', ['bilinear', 'bicubic', 'linear'])
+def test_interpolating_upsampling_is_refused_by_name(mode: str) -> None:
+    shape = (2, 4) if mode == 'linear' else (2, 3, 4)
+    model = Net(lambda x: torch.nn.functional.interpolate(x, scale_factor=2, mode=mode))
+    with pytest.raises(ConversionError, match=f"mode '{mode}' is not supported"):
+        parse_pytorch_model(model, shape)
 
 
 def _onnx(node_of) -> object:
