@@ -372,6 +372,36 @@ class GraphBuilder:
         name = self._emit(origin, Kind.RESIZE if rank == 1 else Kind.RESIZE2D, [x.tensor], **attributes)
         return self._spatial_value(name, x.shape[0], attributes, rank)
 
+    def interpolate(self, origin: Origin, x: Value, taps: list[tuple[np.ndarray, np.ndarray]]) -> Value:
+        """Linear interpolation of a (C, *spatial) tensor, separable: per spatial axis the (out, 2) input
+        indices and weights of each output; the taps of all axes multiply (bilinear: 4 per output)."""
+        rank = len(taps)
+        self._check_spatial(origin, x, rank)
+        positions = self.positions(x)
+        grids = np.meshgrid(*[np.arange(len(sources)) for sources, _ in taps], indexing='ij')
+        corners = np.stack(np.meshgrid(*[np.arange(2)] * rank, indexing='ij'), axis=-1).reshape(-1, rank)
+        picked, mixed = [], []
+        for corner in corners:
+            where = [taps[axis][0][grids[axis], corner[axis]] for axis in range(rank)]
+            picked.append(positions[(slice(None), *where)])
+            factor = np.prod([taps[axis][1][grids[axis], corner[axis]] for axis in range(rank)], axis=0)
+            mixed.append(np.broadcast_to(factor, picked[-1].shape))
+        index, weight = np.stack(picked, axis=-1), np.stack(mixed, axis=-1)
+        out_shape = index.shape[:-1]
+        order = (*x.perm, x.rank)
+        flat_index = np.transpose(index, order).reshape(-1)
+        flat_weight = np.transpose(weight, order).reshape(-1)
+        name = self._emit(
+            origin,
+            Kind.INTERPOLATE,
+            [x.tensor],
+            weights={'weight': flat_weight.copy()},
+            index=flat_index.tolist(),
+            out_shape=tuple(out_shape[axis] for axis in x.perm),
+            n_reduce=len(corners),
+        )
+        return Value(name, tuple(out_shape), x.perm)
+
     def zero_pad(self, origin: Origin, x: Value, pads: list[tuple[int, int]]) -> Value:
         rank = len(pads)
         self._check_spatial(origin, x, rank)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext
 from hls4ml.estimate.kinds_products import schedule
-from hls4ml.estimate.primitives import Cost, Memory, Range, tree_levels
+from hls4ml.estimate.primitives import Cost, Memory, Range, constant_multipliers, raw_values, tree_levels
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
@@ -25,15 +25,21 @@ def gather(layer: Layer, ctx: RuleContext) -> LayerModel:
     return _buffered(layer, ctx, cost, Range(1, 2))
 
 
-@estimator_rule(Kind.REDUCE)
+@estimator_rule(Kind.REDUCE, Kind.INTERPOLATE)
 def reduce(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """A sum (an interpolation: of products by constant weights), a max or a min of n values per output."""
     count, outputs = int(layer.attributes['n_reduce']), ctx.output_size(layer)
     bits = ctx.type_bits(layer, 'accum')
     steps = outputs * (count - 1)
     cost = Cost(register_bits=Range.exact(outputs * ctx.type_bits(layer, 'result')))
     cost.adder_bits += steps * bits
-    if layer.attributes['op'] == 'sum':
+    if layer.kind == Kind.INTERPOLATE:  # the constant products, then the sums
+        weights = raw_values(layer.weights['weight'], layer.types.get('weight'))
+        cost.add_multipliers(constant_multipliers(weights, ctx.input_bits(layer)))
+    if layer.attributes.get('op', 'sum') == 'sum':
         low, high = ctx.add_ns(bits, tree_levels(count)), ctx.add_ns(bits, count - 1)
+        if cost.multipliers:
+            low, high = low + ctx.multiply_ns(cost.multipliers), high + ctx.multiply_ns(cost.multipliers)
     else:
         cost.logic_bits += steps * bits
         low, high = ctx.compare_ns(bits, tree_levels(count)), ctx.compare_ns(bits, count - 1)

@@ -1,5 +1,5 @@
-"""Lowering of the gathers (`Gather`, `Reduce`): the config struct and the index table, a constant
-array of unsigned input positions (nnet_gather.h)."""
+"""Lowering of the gathers (`Gather`, `Reduce`, `Interpolate`): the config struct and the index table,
+a constant array of unsigned input positions (nnet_gather.h); an interpolation's weights beside it."""
 
 from __future__ import annotations
 
@@ -40,4 +40,13 @@ def lower_reduce(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'op', f'nnet::reduce_{layer.attributes["op"]}'),
     ]
     impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    return impl
+
+
+@lowering(Kind.INTERPOLATE, stream='nnet_gather_stream.h')
+def lower_interpolate(layer: Layer, context: LoweringContext) -> LayerImpl:
+    impl = _gather_impl(layer, context, 'interpolate', 'interpolate_config')
+    impl.statics.append(('unsigned', 'n_reduce', str(layer.attributes['n_reduce'])))
+    impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in ('accum', 'weight')]
+    impl.arguments.append(context.array(impl, layer, 'w', 'weight', 'weight'))
     return impl

@@ -76,6 +76,20 @@ def _output_sizes(step: Step, x: Value, size: Any, scale_factor: Any) -> tuple[t
     return tuple(int(length * f) for length, f in zip(spatial, factors, strict=True)), tuple(1 / f for f in factors)
 
 
+def linear_taps(length: int, out: int, ratio: float, align_corners: bool) -> tuple[np.ndarray, np.ndarray]:
+    """PyTorch's linear interpolation along one axis: per output the two input indices and weights.
+    align_corners: source = o * (in - 1) / (out - 1); else (o + 1/2) * ratio - 1/2, at least 0."""
+    outputs = np.arange(out, dtype=np.float64)
+    if align_corners:
+        source = outputs * ((length - 1) / (out - 1) if out > 1 else 0.0)
+    else:
+        source = np.maximum((outputs + 0.5) * ratio - 0.5, 0.0)
+    low = np.minimum(np.floor(source).astype(np.int64), length - 1)
+    high = np.minimum(low + 1, length - 1)
+    fraction = source - low
+    return np.stack([low, high], axis=1), np.stack([1 - fraction, fraction], axis=1)
+
+
 @functions(F.interpolate, F.upsample_nearest)
 def interpolate(
     step: Step,
@@ -88,15 +102,22 @@ def interpolate(
     antialias: bool = False,
 ) -> Value:
     """mode 'nearest' and 'nearest-exact' of a (C, L) or (C, H, W) tensor: each output reads one input
-    value (integer factors: a Resize, else a Gather); the interpolating modes are refused by name."""
+    value (integer factors: a Resize, else a Gather); 'linear' and 'bilinear' (align_corners either way):
+    an Interpolate of 2 or 4 weighted values; the other modes are refused by name."""
     x = tensor(step, x)
-    if mode not in ('nearest', 'nearest-exact') or antialias:
-        raise step.refuse(f"mode {mode!r} is not supported (only 'nearest' and 'nearest-exact')")
+    if mode not in ('nearest', 'nearest-exact', 'linear', 'bilinear') or antialias:
+        raise step.refuse(f"mode {mode!r} is not supported ('nearest', 'nearest-exact', 'linear', 'bilinear')")
     if x.rank not in (2, 3):
         raise step.refuse(f'upsampling a tensor of shape {x.shape} is not supported ((C, L) or (C, H, W))')
     sizes, steps = _output_sizes(step, x, size, scale_factor)
     if recompute_scale_factor:
         steps = tuple(length / out for length, out in zip(x.shape[1:], sizes, strict=True))
+    if mode in ('linear', 'bilinear'):
+        taps = [
+            linear_taps(length, out, ratio, bool(align_corners))
+            for length, out, ratio in zip(x.shape[1:], sizes, steps, strict=True)
+        ]
+        return step.builder.interpolate(step.origin, x, taps)
     factors = [out // length for out, length in zip(sizes, x.shape[1:], strict=True)]
     if mode == 'nearest' and all(f * length == out for f, length, out in zip(factors, x.shape[1:], sizes, strict=True)):
         return step.builder.upsample(step.origin, x, tuple(factors))

@@ -3,7 +3,8 @@ an index table the frontend computed (attribute 'index', flat channels-last posi
 one value per output, or a zero where the index is n_in (tensor slicing: `x[:, 2:10:2]`, ONNX Slice;
 zeros inserted in front of a transposed convolution); `Reduce` combines `n_reduce` values
 per output by sum, max or min (torch `sum` / `amax`, Keras `ops.sum`, ONNX ReduceSum / ReduceMax; a mean
-is a Reduce sum and a BatchNormalization by 1/n). Each kind is one block of `Gathers`."""
+is a Reduce sum and a BatchNormalization by 1/n); `Interpolate` sums n values each times its constant
+weight (linear and bilinear upsampling). Each kind is one block of `Gathers`."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds.record import COMMON_KEYS, RESULT_ONLY, KindRecord
+from hls4ml.model.kinds.record import COMMON_KEYS, RESULT_ONLY, KindRecord, weights_of
 from hls4ml.model.pass_context import PassContext
-from hls4ml.model.precision_rules import clamped, copy_input, input_fixed, is_auto
+from hls4ml.model.precision_rules import clamped, copy_input, default_width, fitted_type, input_fixed, is_auto
 from hls4ml.model.reference.arrays import as_samples, greater_than, integer, select
 from hls4ml.model.tables import take
+from hls4ml.model.types import FixedPrecisionType
 
 REDUCE_OPERATIONS = ('sum', 'max', 'min')
 
@@ -95,4 +97,50 @@ class Gathers:
         precision_rule=_reduce_types,
         reference=_reduce_reference,
         choices={'op': REDUCE_OPERATIONS},
+    )
+
+    # ---- Interpolate: out[o] = sum_k weight[o * n + k] * in[index[o * n + k]] (linear, bilinear) --------
+
+    @staticmethod
+    def _interpolate_types(graph: Graph, layer: Layer, context: PassContext) -> None:
+        """Weights fitted to their values; the accumulator holds every product and their sum exactly."""
+        if is_auto(layer.types['weight']):
+            layer.types['weight'] = fitted_type(layer.weights['weight'], default_width(context))
+        source, weight = input_fixed(graph, layer, context), layer.types['weight']
+        if source is None or not isinstance(weight, FixedPrecisionType):
+            return
+        growth = math.ceil(math.log2(layer.attributes['n_reduce'])) if layer.attributes['n_reduce'] > 1 else 0
+        width, integer = source.width + weight.width + growth, source.integer + weight.integer + growth
+        accum = clamped(width, integer, source.signed or weight.signed, context)
+        for var in ('accum', 'result'):
+            if is_auto(layer.types[var]):
+                layer.types[var] = accum
+
+    @staticmethod
+    def _interpolate_weights(layer: Layer) -> dict[str, tuple[int, ...]]:
+        return {'weight': (len(layer.attributes['index']),)}
+
+    @staticmethod
+    def _interpolate_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        x, count = as_samples(inputs[0]), layer.attributes['n_reduce']
+        index = np.asarray(layer.attributes['index'], dtype=np.int64).reshape(-1, count)
+        weight = weights_of(layer, 'weight', 'weight', family)
+        columns = take(weight, np.arange(weight.raw.size).reshape(-1, count))  # (n_out, n)
+        accum = layer.types['accum']
+        total = None
+        for k in range(count):
+            product = take(columns, (slice(None), k)) * take(x, (slice(None), index[:, k]))
+            total = product.cast(accum) if total is None else (total + product).cast(accum)
+        assert total is not None
+        return total.cast(layer.types['result'])
+
+    INTERPOLATE = KindRecord(
+        'Interpolate',
+        types={'result': 'auto', 'accum': 'auto', 'weight': 'auto'},
+        config_keys=COMMON_KEYS,
+        output_shape=gathered_shape,
+        precision_rule=_interpolate_types,
+        reference=_interpolate_reference,
+        weights=('weight',),
+        weight_shapes=_interpolate_weights,
     )

@@ -6,6 +6,8 @@
 // reduce: res[o] = op(data[index[o * n_reduce + k]] for k < n_reduce), op sum, max or min: the first
 // value is written into accum_t, each further one added (sum: one write into accum_t of the
 // full-precision sum) or kept when it is greater (max) or smaller (min), then one write into res_T.
+// interpolate: res[o] = sum_k weight[o * n_reduce + k] * data[index[o * n_reduce + k]], each product at
+// full precision added into accum_t (the first written into it), then one write into res_T.
 #ifndef NNET_GATHER_H_
 #define NNET_GATHER_H_
 
@@ -60,6 +62,31 @@ void reduce(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
         NNET_UNROLL
         for (unsigned k = 1; k < CONFIG_T::n_reduce; k++) {
             reduce_step<CONFIG_T::op>(total, data[index[o * CONFIG_T::n_reduce + k]]);
+        }
+        res[o] = total;
+    }
+}
+
+struct interpolate_config {
+    // Required typedefs: accum_t, weight_t.
+    static const unsigned n_in = 10;
+    static const unsigned n_out = 10;
+    static const unsigned n_reduce = 2;
+    static const unsigned io_type = io_parallel;
+};
+
+template <class data_T, class res_T, typename CONFIG_T>
+void interpolate(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                 const unsigned index[CONFIG_T::n_out * CONFIG_T::n_reduce],
+                 const typename CONFIG_T::weight_t weight[CONFIG_T::n_out * CONFIG_T::n_reduce]) {
+    NNET_PIPELINE(1)
+    NNET_UNROLL
+    for (unsigned o = 0; o < CONFIG_T::n_out; o++) {
+        const unsigned first = o * CONFIG_T::n_reduce;
+        typename CONFIG_T::accum_t total = weight[first] * data[index[first]];
+        NNET_UNROLL
+        for (unsigned k = 1; k < CONFIG_T::n_reduce; k++) {
+            total = total + weight[first + k] * data[index[first + k]];
         }
         res[o] = total;
     }

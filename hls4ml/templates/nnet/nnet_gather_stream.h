@@ -52,6 +52,16 @@ void reduce(stream<data_T> &data, stream<res_T> &res, const unsigned index[CONFI
     write_all<res_T, CONFIG_T::n_out>(reduced, res);
 }
 
+template <class data_T, class res_T, typename CONFIG_T>
+void interpolate(stream<data_T> &data, stream<res_T> &res, const unsigned index[CONFIG_T::n_out * CONFIG_T::n_reduce],
+                 const typename CONFIG_T::weight_t weight[CONFIG_T::n_out * CONFIG_T::n_reduce]) {
+    typename data_T::value_type buffer[CONFIG_T::n_in];
+    typename res_T::value_type mixed[CONFIG_T::n_out];
+    read_all<data_T, CONFIG_T::n_in>(data, buffer);
+    interpolate<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(buffer, mixed, index, weight);
+    write_all<res_T, CONFIG_T::n_out>(mixed, res);
+}
+
 } // namespace nnet
 
 #endif

@@ -117,7 +117,8 @@ def test_onnx_hard_swish_clip_sum_and_mean(tmp_path) -> None:
 
 
 class Gathers(torch.nn.Module):
-    """Slices (steps, negative bounds, an integer index) and reductions of a (4, 6) tensor."""
+    """Slices (steps, negative bounds, an integer index), reductions and upsampling (linear, nearest) of a
+    (4, 6) tensor."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         parts = [
@@ -127,6 +128,8 @@ class Gathers(torch.nn.Module):
             torch.amax(x, dim=1),
             x.mean(dim=1),
             torch.amin(x, dim=(1, 2), keepdim=True).flatten(1),
+            torch.nn.functional.interpolate(x, size=9, mode='linear', align_corners=True).flatten(1),
+            torch.nn.functional.interpolate(x, scale_factor=2).flatten(1),
         ]
         return torch.cat(parts, dim=1)
 

@@ -44,7 +44,15 @@ TORCH_CASES = {
     'interpolate_1d': (lambda x: torch.nn.functional.interpolate(x, scale_factor=3), (2, 4)),
     'interpolate_to_a_size': (lambda x: torch.nn.functional.interpolate(x, size=(5, 7)), (2, 3, 4)),
     'nearest_exact': (lambda x: torch.nn.functional.interpolate(x, scale_factor=1.5, mode='nearest-exact'), (2, 3, 4)),
+    'bilinear': (torch.nn.Upsample(scale_factor=2, mode='bilinear'), (2, 3, 4)),
+    'bilinear_align_corners': (
+        lambda x: torch.nn.functional.interpolate(x, size=(5, 6), mode='bilinear', align_corners=True),
+        (2, 3, 4),
+    ),
+    'linear_to_a_size': (lambda x: torch.nn.functional.interpolate(x, size=7, mode='linear'), (3, 4)),
 }
+# the interpolation weights (1/3, 2/5, ...) are rounded to 16 fraction bits: four taps of inputs up to 4
+INTERPOLATING = {'bilinear': 1e-3, 'bilinear_align_corners': 1e-3, 'linear_to_a_size': 1e-3}
 
 
 @pytest.mark.parametrize('case', sorted(TORCH_CASES))
@@ -60,7 +68,8 @@ def test_torch_slices_and_reductions_compute_what_torch_computes(case: str, tmp_
     expected = model(torch.from_numpy(x).float()).numpy()
     if expected.ndim >= 3:  # outputs of two axes or more are channels last
         expected = np.moveaxis(expected, 1, -1)
-    np.testing.assert_allclose(result.to_double().reshape(expected.shape), expected, atol=1e-4)
+    atol = INTERPOLATING.get(case, 1e-4)
+    np.testing.assert_allclose(result.to_double().reshape(expected.shape), expected, atol=atol)
 
 
 def test_a_slice_that_takes_everything_is_no_layer() -> None:
@@ -83,9 +92,9 @@ def test_torch_indexing_that_cannot_be_converted_is_refused(function, words: str
         parse_pytorch_model(Net(function), (4,))
 
 
-@pytest.mark.parametrize('mode', ['bilinear', 'bicubic', 'linear'])
-def test_interpolating_upsampling_is_refused_by_name(mode: str) -> None:
-    shape = (2, 4) if mode == 'linear' else (2, 3, 4)
+@pytest.mark.parametrize('mode', ['bicubic', 'area'])
+def test_other_upsampling_modes_are_refused_by_name(mode: str) -> None:
+    shape = (2, 3, 4)
     model = Net(lambda x: torch.nn.functional.interpolate(x, scale_factor=2, mode=mode))
     with pytest.raises(ConversionError, match=f"mode '{mode}' is not supported"):
         parse_pytorch_model(model, shape)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from estimate_models import convert
 
 from hls4ml.converters.builder import GraphBuilder, Origin
@@ -56,3 +57,21 @@ def test_io_stream_buffers_the_whole_input() -> None:
     g = row(gather_model('sum', 'io_stream'))
     assert g.resources['BRAM_18K'] == Range(0, 0)
     assert g.latency.low >= 2
+
+
+def test_a_linear_interpolation_is_constant_products_and_one_adder_per_output() -> None:
+    """x (1, 2) of fixed<8,3> upsampled to 4 values, align_corners: sources 0, 1/3, 2/3, 1, weights
+    (1, 0), (2/3, 1/3), (1/3, 2/3), (0, 1) written into ufixed<2,1> (fraction bit 1/2): (1, 0), (0.5, 0),
+    (0, 0.5), (0, 1). Raw 2, 1, 0: products by 1 and 2 are wiring (one digit), zeros are nothing: no
+    multiplier. The accumulator holds 8 + 2 + 1 = 11 bits: four 11-bit adders, 44 LUTs."""
+    builder = GraphBuilder('full')
+    x = builder.input(Origin('x', 'input'), (1, 2))
+    taps = (np.array([[0, 1], [0, 1], [0, 1], [1, 1]]), np.array([[1, 0], [2 / 3, 1 / 3], [1 / 3, 2 / 3], [0, 1]]))
+    y = builder.interpolate(Origin('g', 'interpolate'), x, [taps])
+    builder.output(y, Origin('y', 'output'))
+    types = {'g': {'Precision': {'accum': 'auto', 'result': 'auto', 'weight': 'ufixed<2,1>'}}}
+    model = convert(builder, types, precision='fixed<8,3>')
+    assert str(model.graph.layers['g'].types['accum']) == 'fixed<11,5>'
+    g = row(model)
+    assert g.resources['DSP'] == Range(0, 0)
+    assert g.resources['LUT'] == Range(44, 44)

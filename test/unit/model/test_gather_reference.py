@@ -73,3 +73,20 @@ def test_an_index_table_that_does_not_fit_is_an_error() -> None:
         layer(Kind.GATHER, index=[0, 7], out_shape=(2,))
     with pytest.raises(ValueError, match='index table does not fit'):
         layer(Kind.REDUCE, index=[0, 1, 2], out_shape=(2,), n_reduce=2, op='sum')
+
+
+def test_interpolate_sums_the_weighted_values_exactly() -> None:
+    graph = Graph()
+    source = Layer('x', Kind.INPUT, [], ['x'], {'shape': (3,)}, {}, {'result': parse_precision(T8)})
+    graph.add_layer(source, [(3,)])
+    weights = {'weight': np.array([0.75, 0.25, 0.5, 0.5, 1.0, 0.0])}
+    attributes = {'index': [0, 1, 1, 2, 2, 2], 'out_shape': (3,), 'n_reduce': 2}
+    made = Layer('i', Kind.INTERPOLATE, ['x'], ['i'], attributes, weights, {})
+    graph.add_layer(made, [(3,)])
+    made.types.update({var: parse_precision(default) for var, default in Kind.INTERPOLATE.type_defaults.items()})
+    Kind.INTERPOLATE.precision_rule(graph, made, PassContext(FixedPrecisionType(16, 6)))
+    x = np.random.default_rng(5).uniform(-4, 4, (10, 3))
+    values = quantize(x, T8).to_double()
+    expected = np.stack([0.75 * values[:, 0] + 0.25 * values[:, 1], (values[:, 1] + values[:, 2]) / 2, values[:, 2]], 1)
+    result = Kind.INTERPOLATE.reference(made, [quantize(x, T8)], graph, 'ap')
+    assert np.array_equal(result.to_double(), expected)  # the weights are exact, the accumulator too
