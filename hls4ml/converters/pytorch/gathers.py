@@ -16,6 +16,7 @@ import torch.nn.functional as F
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.registry import Step, functions, modules, sample_axis, tensor
+from hls4ml.converters.resampling import linear_taps, nearest_sources
 
 
 def slice_tensor(step: Step, x: Value, index: Any) -> Value:
@@ -76,20 +77,6 @@ def _output_sizes(step: Step, x: Value, size: Any, scale_factor: Any) -> tuple[t
     return tuple(int(length * f) for length, f in zip(spatial, factors, strict=True)), tuple(1 / f for f in factors)
 
 
-def linear_taps(length: int, out: int, ratio: float, align_corners: bool) -> tuple[np.ndarray, np.ndarray]:
-    """PyTorch's linear interpolation along one axis: per output the two input indices and weights.
-    align_corners: source = o * (in - 1) / (out - 1); else (o + 1/2) * ratio - 1/2, at least 0."""
-    outputs = np.arange(out, dtype=np.float64)
-    if align_corners:
-        source = outputs * ((length - 1) / (out - 1) if out > 1 else 0.0)
-    else:
-        source = np.maximum((outputs + 0.5) * ratio - 0.5, 0.0)
-    low = np.minimum(np.floor(source).astype(np.int64), length - 1)
-    high = np.minimum(low + 1, length - 1)
-    fraction = source - low
-    return np.stack([low, high], axis=1), np.stack([1 - fraction, fraction], axis=1)
-
-
 @functions(F.interpolate, F.upsample_nearest)
 def interpolate(
     step: Step,
@@ -121,9 +108,8 @@ def interpolate(
     factors = [out // length for out, length in zip(sizes, x.shape[1:], strict=True)]
     if mode == 'nearest' and all(f * length == out for f, length, out in zip(factors, x.shape[1:], sizes, strict=True)):
         return step.builder.upsample(step.origin, x, tuple(factors))
-    shift = 0.5 if mode == 'nearest-exact' else 0.0
     sources = [
-        np.minimum(np.floor((np.arange(out) + shift) * ratio).astype(np.int64), length - 1)
+        nearest_sources(length, out, ratio, mode == 'nearest-exact')
         for out, ratio, length in zip(sizes, steps, x.shape[1:], strict=True)
     ]
     picked = step.builder.positions(x)[np.ix_(np.arange(x.shape[0]), *sources)]

@@ -146,6 +146,32 @@ STANDARD_CASES = {  # name -> (builder of the output, input shape, opset)
     ),
     'variadic_merges': (_variadic, (2, 3), 13),
     'slices_and_reductions': (_gathers, (3, 5, 4), 13),
+    'resize_nearest': (
+        lambda g: g.node(
+            'Resize',
+            ['x', '', g.constant([1, 1, 2.0, 1.5])],
+            mode='nearest',
+            coordinate_transformation_mode='asymmetric',
+            nearest_mode='floor',
+        ),
+        (2, 3, 4),
+        13,
+    ),
+    'resize_linear': (
+        lambda g: g.node('Resize', ['x', '', g.constant([1, 1, 2.0, 1.5])], mode='linear'),
+        (2, 3, 4),
+        13,
+    ),
+    'resize_linear_align_corners': (
+        lambda g: g.node(
+            'Resize',
+            ['x', '', '', g.ints([16, 2, 5, 7])],
+            mode='linear',
+            coordinate_transformation_mode='align_corners',
+        ),
+        (2, 3, 4),
+        13,
+    ),
     'clip_opset_6': (lambda g: g.node('Clip', ['x'], min=0.0, max=0.75), (5,), 6),
     'table_activations': (_table_activations, (2, 2, 3), 13),
     'arithmetic': (_arithmetic, (2, 5, 4), 13),
