@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.conv_kernels import block_diagonal, dilated, transposed_input, transposed_kernel
+from hls4ml.model.einsum import EinsumError, plan, split_equation
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import (
     ACTIVATIONS,
@@ -116,6 +117,13 @@ def _same_order(value: Value, perm: tuple[int, ...]) -> bool:
     position = inverse(value.perm)
     moves = [position[axis] for axis in perm if value.shape[axis] != 1]
     return moves == sorted(moves)
+
+
+def _ir_letters(letters: str, value: Value) -> str:
+    """An operand's einsum letters in its IR axis order (IR axis i is framework axis perm[i])."""
+    if len(letters) != value.rank:
+        raise EinsumError(f'operand {letters!r} names {len(letters)} axes, the tensor has shape {value.shape}')
+    return ''.join(letters[axis] for axis in value.perm)
 
 
 def inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
@@ -241,6 +249,19 @@ class GraphBuilder:
             n_out=n_out,
         )
         return Value(name, (n_out,), (0,))
+
+    def einsum(self, origin: Origin, equation: str, a: Value, b: Value) -> Value:
+        """The product of two tensors, `equation` over framework axes without the batch axis
+        ('qd,kd->qk'); the operands' IR layouts are folded into the IR equation (no transposes), the
+        output is in framework order."""
+        try:
+            first, second, output = split_equation(equation)
+            ir_equation = f'{_ir_letters(first, a)},{_ir_letters(second, b)}->{output}'
+            shape = plan(ir_equation, a.ir_shape, b.ir_shape).output_shape
+        except EinsumError as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from None
+        name = self._emit(origin, Kind.EINSUM, [a.tensor, b.tensor], equation=ir_equation)
+        return Value(name, shape, tuple(range(len(shape))))
 
     def conv(
         self,

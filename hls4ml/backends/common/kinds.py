@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from hls4ml.backends.common import (
     lowering,
+    lowering_attention,
     lowering_gather,
     lowering_quantizer,
     lowering_resom,
@@ -22,6 +23,7 @@ from hls4ml.backends.common.registry import REGISTERED, KindLowering
 # every module with @lowering functions; importing them fills the table
 LOWERING_MODULES = (
     lowering,
+    lowering_attention,
     lowering_gather,
     lowering_quantizer,
     lowering_resom,

@@ -31,6 +31,7 @@ from hls4ml.converters.keras.handlers import (
     fused_activation,
     handles,
 )
+from hls4ml.model import einsum as einsum_equations
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import CONV_OF_RANK, Kind
 from hls4ml.model.kinds import GLOBAL_POOLINGS as GLOBAL_POOLING_KINDS
@@ -245,9 +246,10 @@ def quantized_weights(layer: Any) -> tuple[np.ndarray, np.ndarray | None]:
     return array_of(kernel), array_of(bias)
 
 
-def _dense_kernel(source: Source, kernel: np.ndarray) -> np.ndarray:
+def _dense_kernel(source: Source, kernel: np.ndarray) -> np.ndarray | None:
     """The (n_in, n_out) matrix of a dense layer; for QEinsumDense(Batchnorm) only equations that are a
-    dense layer over the last input axis, checked on integer probes (exact in float64)."""
+    dense layer over the last input axis, checked on integer probes (exact in float64), else None
+    (the layer is an EinsumDense)."""
     if not type(source.layer).__name__.startswith('QEinsumDense'):
         return kernel
     shape = source.input_shapes[0]
@@ -261,10 +263,23 @@ def _dense_kernel(source: Source, kernel: np.ndarray) -> np.ndarray:
     for matrix, result in ((probe_kernel, kernel), (probe_kernel.T, kernel.T)) if kernel.ndim == 2 else ():
         if matrix.shape[0] == shape[-1] and np.array_equal(probe @ matrix, expected):
             return result
-    raise UnsupportedLayer(
-        f'{source.origin}: only QEinsumDense equations that are a dense layer over the last input axis are '
-        f'supported, got {source.config["equation"]!r}'
-    )
+    return None
+
+
+def _einsum_dense_layer(source: Source, inputs: list[str], kernel: np.ndarray, qbias: np.ndarray | None) -> Layer:
+    """QEinsumDense with an equation that is not a dense over the last axis: an EinsumDense of the
+    quantized kernel, its bias broadcast to the output (docs/attention.md)."""
+    try:
+        equation = einsum_equations.drop_batch_of_input(
+            einsum_equations.explicit(source.config['equation'], (len(source.input_shapes[0]) + 1, kernel.ndim))
+        )
+        output_shape = einsum_equations.plan(equation, source.input_shapes[0], kernel.shape).output_shape
+    except einsum_equations.EinsumError as error:
+        raise UnsupportedLayer(f'{source.origin}: {error}') from None
+    bias = np.zeros(output_shape) if qbias is None else np.broadcast_to(qbias, (1, *output_shape))[0]
+    weights = {'weight': kernel, 'bias': np.ascontiguousarray(bias).reshape(-1)}
+    attributes = {'equation': equation, 'kernel_shape': kernel.shape, 'n_out': bias.size, 'weights': weights}
+    return source.make(Kind.EINSUM_DENSE, inputs=inputs, **attributes)
 
 
 def _affine_layer(source: Source, inputs: list[str], kernel: np.ndarray, bias: np.ndarray) -> Layer:
@@ -282,15 +297,36 @@ def _affine_layer(source: Source, inputs: list[str], kernel: np.ndarray, bias: n
     return spatial._convolution(inner, rank, CONV_OF_RANK[rank], pointwise, bias, kernel.shape[1])
 
 
+def einsum_columns(layer: Layer, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """An EinsumDense's weights as (inner, batch * columns) columns and, per column, the largest |bias|
+    of the positions it feeds: what `_warn_float32` bounds the sums with."""
+    kernel = layer.weights['weight']
+    plan = einsum_equations.plan(layer.attributes['equation'], shape, kernel.shape)
+    batch, _, columns, inner = plan.sizes
+    index = np.arange(batch)[None, :, None] * plan.second[0] + np.arange(inner)[:, None, None] * plan.second[1]
+    index = index + np.arange(columns)[None, None, :] * plan.second[2]
+    largest = float(np.abs(layer.weights['bias']).max(initial=0.0))
+    return kernel.reshape(-1)[index].reshape(inner, -1), np.full(batch * columns, largest)
+
+
 DENSE_CLASSES = ('QDense', 'QBatchNormDense', 'QEinsumDense', 'QEinsumDenseBatchnorm')
 
 
-@handles(*DENSE_CLASSES, produces=(*QUANTIZER, Kind.DENSE, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS))
+@handles(
+    *DENSE_CLASSES, produces=(*QUANTIZER, Kind.DENSE, Kind.CONV1D, Kind.CONV2D, Kind.EINSUM_DENSE, *ACTIVATION_KINDS)
+)
 def q_dense(source: Source) -> list[Layer]:
     _check_hgq(source)
     quantizers, inputs = _input_quantizers(source)
     kernel, qbias = quantized_weights(source.layer)
-    kernel = _dense_kernel(source, kernel)
+    matrix = _dense_kernel(source, kernel)
+    if matrix is None:
+        layer = _einsum_dense_layer(source, inputs, kernel, qbias)
+        layer.attributes['quantized_weights'] = True
+        _warn_float32(source, quantizers, *einsum_columns(layer, source.input_shapes[0]))
+        shape = source.output_shape(layer)
+        return _finish(source, [*quantizers, _products(source, layer, kernel, layer.weights['bias'])], shape)
+    kernel = matrix
     n_out = kernel.shape[1]
     bias = qbias.reshape(-1) if qbias is not None else np.zeros(n_out)
     if bias.size != n_out:

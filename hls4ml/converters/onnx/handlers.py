@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.converters.builder import Value
+from hls4ml.converters.onnx.einsum import reads_two_tensors, tensor_matmul
 from hls4ml.converters.onnx.step import (
     Constant,
     Handler,
@@ -61,7 +62,10 @@ def gemm(step: Step) -> Operand:
 
 @handles('MatMul')
 def matmul(step: Step) -> Operand:
-    """`x @ W` with W constant; an Add of a constant that alone reads the product is its bias."""
+    """`x @ W` with W constant; an Add of a constant that alone reads the product is its bias; with
+    two computed tensors an Einsum (einsum.py)."""
+    if reads_two_tensors(step):
+        return tensor_matmul(step)
     x, weight, bias = step.tensor(0), *matmul_parts(step)
     vector = None if bias is None else bias_vector(step, bias, weight.values.shape[1])
     types = preset_types(weight=weight, bias=bias)

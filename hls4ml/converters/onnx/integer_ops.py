@@ -147,6 +147,8 @@ def gemm(step: Step) -> Operand | None:
 
 @handles('MatMul')
 def matmul(step: Step) -> Operand | None:
+    if not isinstance(step.inputs[1], Constant):  # two computed tensors: an Einsum of the plain values
+        return None
     weight, bias = plain.matmul_parts(step)
     parts = _product(step, weight, bias, 1, 1.0)
     if parts is None:

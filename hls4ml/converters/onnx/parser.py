@@ -20,7 +20,7 @@ import numpy as np
 import onnx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
-from hls4ml.converters.onnx import gathers, handlers, integer_ops, quant, quantizers, spatial, structure
+from hls4ml.converters.onnx import einsum, gathers, handlers, integer_ops, quant, quantizers, spatial, structure
 from hls4ml.converters.onnx.handlers import router
 from hls4ml.converters.onnx.integer_domain import dequantize
 from hls4ml.converters.onnx.model import QONNX_DOMAIN, Dims, clean_model, load_model, prepare, tensor_dims
@@ -32,6 +32,7 @@ from hls4ml.model.ir import Graph
 
 HANDLERS: dict[str, Handler] = {
     **handlers.HANDLERS,
+    **einsum.HANDLERS,
     **structure.HANDLERS,
     **spatial.HANDLERS,
     **quantizers.HANDLERS,

@@ -1,7 +1,7 @@
 """The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
-`activations`, `arithmetic`, `gathers`, `selection`, `som`, `spatial` or `structure` that calls
+`activations`, `arithmetic`, `einsum`, `gathers`, `selection`, `som`, `spatial` or `structure` that calls
 `hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern` rewrites the hand-written
 MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
 """
@@ -9,6 +9,7 @@ MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node
 from hls4ml.converters.pytorch import (  # noqa: F401  (they register their handlers)
     activations,
     arithmetic,
+    einsum,
     gathers,
     selection,
     som,

@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from hls4ml.converters.builder import Value
+from hls4ml.converters.pytorch.einsum import tensor_product
 from hls4ml.converters.pytorch.registry import (
     BATCH,
     Step,
@@ -101,8 +102,10 @@ def minimum(step: Step, a: Any, b: Any) -> Value:
 
 @functions(operator.matmul, torch.matmul, torch.mm, methods=('matmul', 'mm'))
 def matmul(step: Step, a: Any, b: Any) -> Value:
-    """A vector times a constant (in, out) matrix: a Dense without bias."""
+    """A vector times a constant (in, out) matrix: a Dense without bias; two computed tensors: an Einsum."""
     x = tensor(step, a, 'the left operand')
+    if isinstance(b, Value):
+        return tensor_product(step, x, b)
     weight = constant(step, b, 'the right operand')
     if weight.ndim != 2:
         raise step.refuse(f'a product with a constant of shape {weight.shape} is not supported (only matrices)')

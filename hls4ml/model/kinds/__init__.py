@@ -31,6 +31,7 @@ from hls4ml.model.kinds.activations import (
     Activations,
 )
 from hls4ml.model.kinds.arithmetic import MERGE_OPERATIONS, Arithmetic
+from hls4ml.model.kinds.attention import Attention
 from hls4ml.model.kinds.gathers import REDUCE_OPERATIONS, Gathers
 from hls4ml.model.kinds.maps import (
     RESOM_COMBINES,
@@ -51,10 +52,10 @@ from hls4ml.model.kinds.selection import ROUTER_OUTPUTS, SOFT_TOPK_MODES, TOPK_O
 from hls4ml.model.kinds.structure import Moves, Sources
 
 # the families in the order their kinds are listed (docs/layers.md, the completeness test)
-FAMILIES = (Sources, Products, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection)
+FAMILIES = (Sources, Products, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection)
 
 
-class Kind(Sources, Products, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection):
+class Kind(Sources, Products, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection):
     """Every IR layer kind: `Kind.X` is kind X's `KindRecord`, which is also its name ('X')."""
 
 

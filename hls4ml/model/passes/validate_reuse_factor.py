@@ -6,6 +6,7 @@ import math
 
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, Kind
+from hls4ml.model.kinds.attention import graph_plan
 from hls4ml.model.passes import PassContext
 
 
@@ -36,7 +37,8 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     config. After: every Dense and convolution has a reuse factor its strategy can implement: Resource
     values are snapped to the nearest valid one (with a warning saying so), Latency values above the
     multiply count are lowered to it; a convolution's ParallelizationFactor divides its output pixels
-    (else the nearest divisor is taken, with a warning). A convolution's matrix is
+    (else the nearest divisor is taken, with a warning); an Einsum or EinsumDense takes any value up
+    to its product count. A convolution's matrix is
     (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one); a SOM with
     Implementation 'dense' has the n_in x n_units matrix of its scores.
     """
@@ -45,6 +47,8 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
         elif layer.kind == Kind.SOM and layer.attributes.get('implementation') == 'dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)
+        elif layer.kind in (Kind.EINSUM, Kind.EINSUM_DENSE):  # any RF up to the products (a partial last block)
+            _check_matrix(layer, graph_plan(graph, layer).products, 1, context, any_factor=True)
         elif layer.kind in CONVOLUTIONS:
             attributes = layer.attributes
             window = attributes['filt_width'] * attributes.get('filt_height', 1)
@@ -65,9 +69,9 @@ def _check_parallelization(layer: Layer, context: PassContext) -> None:
         layer.attributes['parallelization_factor'] = chosen
 
 
-def _check_matrix(layer: Layer, n_in: int, n_out: int, context: PassContext) -> None:
+def _check_matrix(layer: Layer, n_in: int, n_out: int, context: PassContext, any_factor: bool = False) -> None:
     requested = layer.attributes['reuse_factor']
-    if layer.attributes['strategy'] == 'resource':
+    if layer.attributes['strategy'] == 'resource' and not any_factor:
         chosen = nearest(requested, valid_reuse_factors(n_in, n_out))
     else:
         chosen = min(requested, n_in * n_out)

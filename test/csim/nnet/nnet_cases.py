@@ -14,7 +14,9 @@ import numpy as np
 from nnet_harness import DriverArray, DriverCase
 
 from hls4ml.model import reference, tables
+from hls4ml.model.einsum import plan
 from hls4ml.model.fixed import FixedArray
+from hls4ml.model.reference.einsum import einsum
 from hls4ml.model.types import FixedPrecisionType, parse_precision
 
 N_SAMPLES = 48
@@ -123,6 +125,40 @@ def add_dense(factory: CaseFactory) -> None:
                     (data, result),
                     inputs,
                     lambda x, w=weights, b=biases, a=accum, r=result: reference.dense(x, w, b, a, r),
+                    (
+                        DriverArray('weights', 'config::weight_t', weights),
+                        DriverArray('biases', 'config::bias_t', biases),
+                    ),
+                )
+
+
+def add_einsum_dense(factory: CaseFactory) -> None:
+    """EinsumDense 'bc,cde->bde' (rows b, columns de, inner c) and 'bc,bcd->d' (every input axis summed):
+    Latency and the Resource loop (RF 5: a partial last block), rounding and saturating accumulators."""
+    strides = {'first': ('batch', 'row', 'inner'), 'second': ('batch', 'inner', 'column')}
+    strides['out'] = ('batch', 'row', 'column')
+    for number, (equation, shape, kernel_shape) in enumerate(
+        [('bc,cde->bde', (3, 4), (4, 2, 3)), ('bc,bcd->d', (3, 4), (3, 4, 5))]
+    ):
+        loops = plan(equation, shape, kernel_shape)
+        n_out = int(np.prod(loops.output_shape))
+        constants = {'n_in': int(np.prod(shape)), 'n_in2': int(np.prod(kernel_shape)), 'n_out': n_out}
+        constants |= dict(zip(('n_batch', 'n_rows', 'n_columns', 'n_inner'), loops.sizes, strict=True))
+        for tensor, names in strides.items():
+            values = getattr(loops, 'output' if tensor == 'out' else tensor)
+            constants |= {f'{tensor}_{name}_stride': value for name, value in zip(names, values, strict=True)}
+        for data, weight, bias, accum, result in DENSE_TYPES[:2]:
+            weights, biases = factory.random(weight, (1, constants['n_in2'])), factory.random(bias, (n_out,))
+            for kernel, reuse_factor in (('einsum_dense', 1), ('einsum_dense_resource', 5)):
+                factory.add(
+                    f'{kernel}{number}-{weight}-rf{reuse_factor}',
+                    kernel,
+                    'einsum_config',
+                    constants | {'reuse_factor': reuse_factor, 'strategy': int(kernel != 'einsum_dense')},
+                    {'accum_t': accum, 'weight_t': weight, 'bias_t': bias},
+                    (data, result),
+                    factory.inputs(data, constants['n_in']),
+                    lambda x, w=weights, b=biases, p=loops, a=accum, r=result: einsum(x, w, p, a, r, b),
                     (
                         DriverArray('weights', 'config::weight_t', weights),
                         DriverArray('biases', 'config::bias_t', biases),
@@ -307,6 +343,14 @@ def add_softmax(factory: CaseFactory) -> None:
 
 def all_cases(family: str) -> list[DriverCase]:
     factory = CaseFactory(family)
-    for add in (add_dense, add_batchnorm, add_simple_activations, add_bipolar, add_table_activations, add_softmax):
+    for add in (
+        add_dense,
+        add_einsum_dense,
+        add_batchnorm,
+        add_simple_activations,
+        add_bipolar,
+        add_table_activations,
+        add_softmax,
+    ):
         add(factory)
     return factory.cases

@@ -118,9 +118,22 @@ def test_refusals_name_the_layer(tmp_path) -> None:
     reflecting = QuantizerConfig('kif', 'datalane', overflow_mode='WRAP_SM')
     with pytest.raises(ValueError, match='WRAP_SM'):
         hgq_models.convert(keras.Sequential([keras.Input((4,)), QDense(2, iq_conf=reflecting)]), tmp_path)
-    outer = keras.Sequential([keras.Input((4,)), QEinsumDense('ab,c->abc', output_shape=(4, 3))])
-    with pytest.raises(ValueError, match='QEinsumDense equations'):
-        hgq_models.convert(outer, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ('equation', 'output_shape', 'bias_axes', 'shape'),
+    [('ab,c->abc', (4, 3), None, (4,)), ('abc,cde->abde', (3, 2, 2), 'de', (3, 4)), ('abc,bcd->ad', 5, 'd', (3, 4))],
+)
+def test_einsum_dense_equations_beyond_dense(equation, output_shape, bias_axes, shape, tmp_path) -> None:
+    """QEinsumDense equations that are not a dense over the last axis: an EinsumDense of HGQ2's
+    quantized kernel, bit-exact with HGQ2."""
+    keras.utils.set_random_seed(6)
+    layer = QEinsumDense(equation, output_shape=output_shape, bias_axes=bias_axes)
+    model = keras.Sequential([keras.Input(shape), layer])
+    hgq_models.heterogenize(model, 6)
+    hls_model = hgq_models.convert(model, tmp_path)
+    assert 'EinsumDense' in [layer.kind for layer in hls_model.get_layers()]
+    hgq_models.assert_emulator_exact(model, hls_model, shape)
 
 
 def test_float32_warning_names_the_layer(tmp_path) -> None:
