@@ -32,6 +32,10 @@ class OnnxGraph:
         self.initializers.append(numpy_helper.from_array(np.asarray(values, dtype=dtype), name))
         return name
 
+    def ints(self, values: list[int]) -> str:
+        """An int64 constant (Slice bounds, axes)."""
+        return self.constant(values, dtype=np.int64)
+
     def node(self, op_type: str, inputs: list[str], name: str | None = None, domain: str = '', **attributes) -> str:
         name = name or self._name(op_type.lower())
         self.nodes.append(helper.make_node(op_type, inputs, [name], name=name, domain=domain, **attributes))

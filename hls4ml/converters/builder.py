@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.converters.conv_kernels import block_diagonal, dilated, transposed_input, transposed_kernel
 from hls4ml.converters.pointwise import convolution_rows, pointwise_dense
 from hls4ml.model.einsum import EinsumError, plan, split_equation
 from hls4ml.model.ir import Graph, Layer
@@ -38,7 +39,9 @@ from hls4ml.model.kinds import (
     CONVOLUTIONS,
     DEPTHWISE_CONV_OF_RANK,
     GLOBAL_POOLING_OF_RANK,
+    HARD_ACTIVATIONS,
     LAYER_KINDS,
+    PARAMETRIZED_ACTIVATIONS,
     POOLING_OF_RANK,
     ROUTER_OUTPUTS,
     SOFT_TOPK_MODES,
@@ -295,18 +298,18 @@ class GraphBuilder:
         if rank not in AXES:
             raise UnsupportedOperation(f'{origin}: {rank}-D convolutions are not supported (1-D and 2-D)')
         self._check_spatial(origin, x, rank)
-        if dilations is not None and any(int(d) != 1 for d in dilations):
-            raise UnsupportedOperation(f'{origin}: dilated convolutions (dilation {tuple(dilations)}) are unsupported')
+        weight = dilated(weight, tuple(dilations or (1,) * rank))  # zeros between the taps
         channels, filters, window = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
         bias = np.zeros(filters) if biases is None else np.asarray(biases, dtype=np.float64).reshape(-1)
-        if groups == 1 and weight.shape[1] == channels:
-            kind, ir_kernel = CONV_OF_RANK[rank], np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
-        elif groups == channels == filters and weight.shape[1] == 1:
+        if groups == channels == filters and weight.shape[1] == 1:
             kind, ir_kernel = DEPTHWISE_CONV_OF_RANK[rank], np.moveaxis(weight[:, 0], 0, -1)  # (*window, channels)
+        elif weight.shape[1] * groups == channels and filters % groups == 0:  # grouped: zeros between the groups
+            weight = block_diagonal(weight, groups, channels)
+            kind, ir_kernel = CONV_OF_RANK[rank], np.moveaxis(weight, (0, 1), (-1, -2))  # (*window, in, out)
         else:
             raise UnsupportedOperation(
-                f'{origin}: grouped convolutions (groups={groups}, {channels} -> {filters} channels) are not '
-                'supported; only groups=1 and depthwise (groups = in = out channels)'
+                f'{origin}: a kernel of shape {weight.shape} with groups={groups} does not fit {channels} input '
+                f'and {filters} output channels'
             )
         x = self.channels_last(x, origin)
         attributes = self._window(origin, x, window, strides, pads)
@@ -316,6 +319,37 @@ class GraphBuilder:
             origin, kind, [x.tensor], types=types, weights={'weight': ir_kernel.copy(), 'bias': bias}, **attributes
         )
         return self._spatial_value(name, filters, attributes, rank)
+
+    def conv_transpose(
+        self,
+        origin: Origin,
+        x: Value,
+        kernel: np.ndarray,
+        biases: np.ndarray | None,
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        output_padding: tuple[int, ...],
+        dilations: tuple[int, ...] | None = None,
+        groups: int = 1,
+        **types: Any,
+    ) -> Value:
+        """Transposed convolution with an (in, out / groups, *window) kernel: zeros inserted into the
+        input (a Gather `<name>_spread`), then a plain stride-1 convolution with the flipped kernel."""
+        weight = np.asarray(kernel, dtype=np.float64)
+        rank = weight.ndim - 2
+        self._check_spatial(origin, x, rank)
+        weight = dilated(weight, tuple(dilations or (1,) * rank))
+        if weight.shape[0] != x.shape[0] or x.shape[0] % groups:
+            raise UnsupportedOperation(f'{origin}: a kernel of shape {weight.shape} does not fit {x.shape[0]} channels')
+        window = tuple(weight.shape[2:])
+        x = self.channels_last(x, origin)  # the spread keeps it: the convolution needs no transpose
+        try:
+            table = transposed_input(self.positions(x), strides, window, pads, output_padding)
+        except ValueError as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from error
+        spread = self.gather(Origin(f'{origin.name}_spread', origin.op, origin.where), x, table)
+        plain = transposed_kernel(weight, groups)
+        return self.conv(origin, spread, plain, biases, (1,) * rank, [(0, 0)] * rank, **types)
 
     # ---- pooling --------------------------------------------------------------------------------
     def pool(
@@ -361,6 +395,51 @@ class GraphBuilder:
             return Value(name, (x.shape[0],) + (1,) * rank, channels_last_perm(rank + 1))
         return Value(name, (x.shape[0],), (0,))
 
+    def upsample(self, origin: Origin, x: Value, factors: tuple[int, ...]) -> Value:
+        """Nearest-neighbour upsampling of a (C, *spatial) tensor by integer factors (a Resize)."""
+        rank = len(factors)
+        self._check_spatial(origin, x, rank)
+        x = self.channels_last(x, origin)
+        attributes: dict[str, Any] = {'n_chan': x.shape[0], 'algorithm': 'nearest'}
+        for axis, size, factor in zip(AXES[rank], x.shape[1:], factors, strict=True):
+            attributes[f'in_{axis}'], attributes[f'{axis}_factor'], attributes[f'out_{axis}'] = (
+                size,
+                factor,
+                size * factor,
+            )
+        name = self._emit(origin, Kind.RESIZE if rank == 1 else Kind.RESIZE2D, [x.tensor], **attributes)
+        return self._spatial_value(name, x.shape[0], attributes, rank)
+
+    def interpolate(self, origin: Origin, x: Value, taps: list[tuple[np.ndarray, np.ndarray]]) -> Value:
+        """Linear interpolation of a (C, *spatial) tensor, separable: per spatial axis the (out, 2) input
+        indices and weights of each output; the taps of all axes multiply (bilinear: 4 per output)."""
+        rank = len(taps)
+        self._check_spatial(origin, x, rank)
+        positions = self.positions(x)
+        grids = np.meshgrid(*[np.arange(len(sources)) for sources, _ in taps], indexing='ij')
+        corners = np.stack(np.meshgrid(*[np.arange(2)] * rank, indexing='ij'), axis=-1).reshape(-1, rank)
+        picked, mixed = [], []
+        for corner in corners:
+            where = [taps[axis][0][grids[axis], corner[axis]] for axis in range(rank)]
+            picked.append(positions[(slice(None), *where)])
+            factor = np.prod([taps[axis][1][grids[axis], corner[axis]] for axis in range(rank)], axis=0)
+            mixed.append(np.broadcast_to(factor, picked[-1].shape))
+        index, weight = np.stack(picked, axis=-1), np.stack(mixed, axis=-1)
+        out_shape = index.shape[:-1]
+        order = (*x.perm, x.rank)
+        flat_index = np.transpose(index, order).reshape(-1)
+        flat_weight = np.transpose(weight, order).reshape(-1)
+        name = self._emit(
+            origin,
+            Kind.INTERPOLATE,
+            [x.tensor],
+            weights={'weight': flat_weight.copy()},
+            index=flat_index.tolist(),
+            out_shape=tuple(out_shape[axis] for axis in x.perm),
+            n_reduce=len(corners),
+        )
+        return Value(name, tuple(out_shape), x.perm)
+
     def zero_pad(self, origin: Origin, x: Value, pads: list[tuple[int, int]]) -> Value:
         rank = len(pads)
         self._check_spatial(origin, x, rank)
@@ -376,9 +455,9 @@ class GraphBuilder:
     # ---- element-wise ---------------------------------------------------------------------------
     def activation(self, origin: Origin, x: Value, activation: str, **parameters: float) -> Value:
         """relu, sigmoid, tanh, softplus, softsign, elu, selu, linear; leaky_relu(alpha),
-        elu(alpha), thresholded_relu(theta); hard_sigmoid(slope, shift)."""
+        elu(alpha), thresholded_relu(theta), clipped_relu(ceiling); hard_sigmoid and hard_swish(slope, shift)."""
         n_in = math.prod(x.shape)
-        if activation in ('leaky_relu', 'thresholded_relu', 'elu'):  # elu: always with its alpha (default 1)
+        if activation in PARAMETRIZED_ACTIVATIONS:  # elu: always with its alpha (default 1)
             (value,) = parameters.values() if parameters else (1.0,)
             name = self._emit(
                 origin,
@@ -388,12 +467,12 @@ class GraphBuilder:
                 n_in=n_in,
                 activ_param=float(value),
             )
-        elif activation == 'hard_sigmoid':
+        elif activation in HARD_ACTIVATIONS:
             name = self._emit(
                 origin,
                 Kind.HARD_ACTIVATION,
                 [x.tensor],
-                activation='hard_sigmoid',
+                activation=activation,
                 n_in=n_in,
                 slope=float(parameters['slope']),
                 shift=float(parameters['shift']),
@@ -576,6 +655,25 @@ class GraphBuilder:
         name = self._emit(origin, Kind.MERGE, [a.tensor, b.tensor], op=op)
         return Value(name, a.shape, a.perm)
 
+    def merge_all(self, origin: Origin, values: list[Value], op: str) -> Value:
+        """N tensors of one shape combined by `op` as a balanced tree of two-input merges; an average
+        of N is a tree of averages when N is a power of two, else the tree of adds times 1/N."""
+        count = len(values)
+        if count == 1:
+            return values[0]
+        if op == 'average' and count & (count - 1):
+            total = self.merge_all(Origin(f'{origin.name}_sum', origin.op, origin.where), values, 'add')
+            return self.affine(origin, total, scale=1.0 / count)
+        pending, made = list(values), 0
+        while len(pending) > 1:
+            joined = []
+            for first, second in zip(pending[0::2], pending[1::2], strict=False):
+                inner = Origin(f'{origin.name}_{made}', origin.op, origin.where)
+                joined.append(self.merge(origin if len(pending) == 2 else inner, first, second, op))
+                made += 1
+            pending = joined + pending[2 * len(joined) :]
+        return pending[0]
+
     def quantize(self, origin: Origin, x: Value, precision: PrecisionType) -> Value:
         """Round and clip `x` to `precision` (a linear activation with that result type)."""
         name = self._emit(origin, Kind.ACTIVATION, [x.tensor], activation='linear', n_in=math.prod(x.shape))
@@ -634,6 +732,46 @@ class GraphBuilder:
             shape = tuple(size + other.shape[i] if i == axis else size for i, size in enumerate(result.shape))
             result = Value(name, shape, result.perm)
         return result
+
+    def positions(self, x: Value) -> np.ndarray:
+        """An array of x's framework shape holding, at each index, that value's flat IR position."""
+        return np.transpose(np.arange(math.prod(x.shape)).reshape(x.ir_shape), inverse(x.perm))
+
+    def gather(self, origin: Origin, x: Value, picked: np.ndarray) -> Value:
+        """The values of x at `picked` (what indexing `positions(x)` gave, e.g. a slice; -1 for a zero):
+        a Gather, laid out like x when the rank is kept; x itself when nothing moves."""
+        if picked.size == 0:
+            raise UnsupportedOperation(f'{origin}: the selection is empty')
+        perm = x.perm if picked.ndim == x.rank else tuple(range(picked.ndim))
+        index = np.transpose(picked, perm).reshape(-1)
+        index = np.where(index < 0, math.prod(x.shape), index)  # the kernel writes 0 for index n_in
+        if picked.shape == x.shape and np.array_equal(index, np.arange(index.size)):
+            return x
+        out_shape = tuple(picked.shape[axis] for axis in perm)
+        name = self._emit(origin, Kind.GATHER, [x.tensor], index=index.tolist(), out_shape=out_shape)
+        return Value(name, tuple(picked.shape), perm)
+
+    def reduce(self, origin: Origin, x: Value, axes: tuple[int, ...], op: str, keepdims: bool) -> Value:
+        """sum, mean, max or min over framework `axes`: a Reduce (a mean: its sum times 1/n)."""
+        axes = tuple(sorted({axis % x.rank for axis in axes}))
+        count = math.prod(x.shape[axis] for axis in axes)
+        if op == 'mean':
+            total = self.reduce(Origin(f'{origin.name}_sum', origin.op, origin.where), x, axes, 'sum', keepdims)
+            return self.affine(origin, total, scale=1.0 / count)
+        kept = [axis for axis in range(x.rank) if axis not in axes]
+        grouped = np.transpose(self.positions(x), (*kept, *axes)).reshape(-1, count)
+        if keepdims:
+            shape = tuple(1 if axis in axes else size for axis, size in enumerate(x.shape))
+        else:
+            shape = tuple(x.shape[axis] for axis in kept) or (1,)  # a scalar per sample: one value
+        perm = x.perm if keepdims else tuple(range(len(shape)))
+        grouped = grouped.reshape(*shape, count)
+        index = np.transpose(grouped, (*perm, len(shape))).reshape(-1)
+        out_shape = tuple(shape[axis] for axis in perm)
+        name = self._emit(
+            origin, Kind.REDUCE, [x.tensor], index=index.tolist(), out_shape=out_shape, n_reduce=count, op=op
+        )
+        return Value(name, shape, perm)
 
     # ---- helpers --------------------------------------------------------------------------------
     def _check_spatial(self, origin: Origin, x: Value, rank: int) -> None:

@@ -29,7 +29,7 @@ from hls4ml.estimate.primitives import (
 )
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import GLOBAL_POOLINGS, POOLINGS, TABLE_ACTIVATIONS, Kind
+from hls4ml.model.kinds import GLOBAL_POOLINGS, HARD_ACTIVATIONS, POOLINGS, TABLE_ACTIVATIONS, Kind
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.reference.som import activity_table
@@ -53,7 +53,8 @@ def table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tup
 @estimator_rule(Kind.ACTIVATION, Kind.UNARY_LUT, Kind.PARAMETRIZED_ACTIVATION, Kind.PRELU, Kind.HARD_ACTIVATION)
 def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
     """relu-like: a sign test and a multiplexer per value; table functions: an index (a subtraction
-    and a shift), two range checks and a ROM read; leaky/elu/selu/hard_sigmoid: constant products."""
+    and a shift), two range checks and a ROM read; leaky/elu/selu/hard_sigmoid: constant products;
+    clipped_relu: a second comparison; hard_swish: the gate's constant product and x times the gate."""
     count, data_bits = lanes(layer, ctx), ctx.input_bits(layer)
     result = ctx.type_bits(layer, 'result')
     name = layer.attributes.get('activation', layer.kind.lower())
@@ -67,10 +68,12 @@ def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
         cost.adder_bits += count * data_bits
         cost.logic_bits += 2 * count * data_bits
         read = ctx.read_cycles(block_ram)
+    if name == 'clipped_relu':  # the second comparison, against the ceiling
+        cost.logic_bits += count * data_bits
     factors = _activation_factors(layer, ctx, count)
     cost.add_multipliers(factors)
     if factors:
-        cost.adder_bits += count * result if name == 'hard_sigmoid' else 0
+        cost.adder_bits += count * result if name in HARD_ACTIVATIONS else 0
         chain = chain + ctx.multiply_ns(cost.multipliers)
     depth = ctx.cycles(chain, read)
     latency, interval = schedule(layer, ctx, depth)
@@ -86,8 +89,10 @@ def _activation_factors(layer: Layer, ctx: RuleContext, count: int) -> list[Mult
     if name in ('leaky_relu', 'elu') and 'activ_param' in layer.attributes:
         bits = data_bits if name == 'leaky_relu' else ctx.type_bits(layer, 'table')
         return constant_multipliers(raw_values(np.array([layer.attributes['activ_param']]), param) * count, bits)
-    if name == 'hard_sigmoid':
-        return constant_multipliers(raw_values(np.array([layer.attributes['slope']]), param) * count, data_bits)
+    if name in HARD_ACTIVATIONS:
+        slopes = constant_multipliers(raw_values(np.array([layer.attributes['slope']]), param) * count, data_bits)
+        gate_bits = data_bits + width_of(param) + 1  # x * slope + shift at full precision
+        return slopes + ([Multiplier(count, data_bits, gate_bits)] if name == 'hard_swish' else [])
     if name == 'selu':
         return [Multiplier(count, data_bits, width_of(param))]
     return []

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from hls4ml.backends.common import (
     lowering,
     lowering_attention,
+    lowering_gather,
     lowering_quantizer,
     lowering_resom,
     lowering_sequence,
@@ -24,6 +25,7 @@ from hls4ml.backends.common.registry import REGISTERED, KindLowering
 LOWERING_MODULES = (
     lowering,
     lowering_attention,
+    lowering_gather,
     lowering_quantizer,
     lowering_resom,
     lowering_sequence,

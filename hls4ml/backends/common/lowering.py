@@ -109,7 +109,8 @@ def lower_prelu(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 @lowering(Kind.HARD_ACTIVATION, stream='nnet_activation_stream.h')
 def lower_hard_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
-    impl = _activation_impl(layer, context, 'hard_sigmoid', 'nnet_activation.h')
+    function = layer.attributes.get('activation', 'hard_sigmoid')
+    impl = _activation_impl(layer, context, function, 'nnet_activation.h')
     impl.arguments += [literal(layer.attributes['slope']), literal(layer.attributes['shift'])]
     return impl
 

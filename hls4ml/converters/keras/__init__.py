@@ -2,12 +2,15 @@
 
 from hls4ml.converters.keras import (  # noqa: F401  (they register their handlers)
     einsum,
+    gathers,
     hgq,
     hgq_tables,
+    preprocessing,
     selection,
     som,
     spatial,
     structure,
+    transposed,
 )
 from hls4ml.converters.keras.handlers import HANDLERS
 from hls4ml.converters.keras.parser import KerasConversionError, parse_keras_model, unsupported_layers

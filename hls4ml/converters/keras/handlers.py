@@ -123,8 +123,11 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
         return softmax_layers(source, -1)
     if name == 'leaky_relu':
         return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=0.2)]
-    if name == 'hard_sigmoid':
-        return [source.make(Kind.HARD_ACTIVATION, activation='hard_sigmoid', n_in=n_in, slope=1 / 6, shift=0.5)]
+    if name in ('hard_sigmoid', 'hard_silu', 'hard_swish'):  # gate relu6(x + 3) / 6; hard_silu is x * gate
+        function = 'hard_sigmoid' if name == 'hard_sigmoid' else 'hard_swish'
+        return [source.make(Kind.HARD_ACTIVATION, activation=function, n_in=n_in, slope=1 / 6, shift=0.5)]
+    if name == 'relu6':
+        return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='clipped_relu', n_in=n_in, activ_param=6.0)]
     raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
 
 
@@ -200,13 +203,23 @@ def activation(source: Source) -> list[Layer]:
 
 @handles('ReLU', produces=(Kind.ACTIVATION, Kind.PARAMETRIZED_ACTIVATION))
 def relu(source: Source) -> list[Layer]:
+    """Keras' ReLU(max_value, negative_slope, threshold) with at most one of the three set; max_value
+    alone is a clipped relu (relu6 is max_value=6)."""
     config = source.config
-    if config.get('max_value') is not None:
-        raise UnsupportedLayer(f'{source.origin}: ReLU(max_value={config["max_value"]}) is not supported yet')
+    ceiling = config.get('max_value')
     slope, threshold = float(config.get('negative_slope') or 0), float(config.get('threshold') or 0)
-    if slope and threshold:
-        raise UnsupportedLayer(f'{source.origin}: ReLU with both negative_slope and threshold is not supported')
+    if sum(bool(value) for value in (ceiling is not None, slope, threshold)) > 1:
+        raise UnsupportedLayer(
+            f'{source.origin}: ReLU(max_value={ceiling}, negative_slope={slope}, threshold={threshold}) is not '
+            'supported: set at most one of the three (or split the layer)'
+        )
     n_in = int(np.prod(source.input_shapes[0]))
+    if ceiling is not None:
+        if float(ceiling) <= 0:
+            raise UnsupportedLayer(f'{source.origin}: ReLU(max_value={ceiling}) must have a positive max_value')
+        return [
+            source.make(Kind.PARAMETRIZED_ACTIVATION, activation='clipped_relu', n_in=n_in, activ_param=float(ceiling))
+        ]
     if slope:
         return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=slope)]
     if threshold:

@@ -62,8 +62,10 @@ def unsupported_layers(model: Any, matches: RouterMatches | None = None) -> list
         quantized = refusal(op)  # Keras quantization modes and QKeras layers: refused whatever handler exists
         if quantized is not None:
             entries.append(quantized)
+        elif op.name in matches.explained:  # a refused router renormalisation, even where a handler exists
+            entries.append(matches.explained[op.name])
         elif type(op).__name__ not in HANDLERS and type(op).__name__ not in REMOVED and op.name not in matches.passed:
-            entries.append(matches.explained.get(op.name) or f'{op.name} ({type(op).__name__})')
+            entries.append(f'{op.name} ({type(op).__name__})')
     return list(dict.fromkeys(entries))  # one entry for a sum and the division it explains
 
 

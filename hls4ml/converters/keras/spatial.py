@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.converters.conv_kernels import block_diagonal, dilated
 from hls4ml.converters.keras.handlers import (
     ACTIVATION_KINDS,
     Source,
@@ -70,11 +71,22 @@ def window_attributes(source: Source, rank: int, window: tuple[int, ...], stride
 
 
 def _check_plain_convolution(source: Source, rank: int) -> None:
+    """HGQ2's QConv layers: their quantized kernels are taken as they are (no dilation, no groups)."""
     config = source.config
     if _tuple(config.get('dilation_rate', 1), rank) != (1,) * rank:
         raise UnsupportedLayer(f'{source.origin}: dilated convolutions are not supported')
     if config.get('groups', 1) != 1:
         raise UnsupportedLayer(f'{source.origin}: grouped convolutions (groups={config["groups"]}) are not supported')
+
+
+def _expanded_kernel(source: Source, rank: int, kernel: np.ndarray, groups: int) -> np.ndarray:
+    """A Keras kernel (*window, in / groups, out) with its dilation_rate and groups written into it
+    (`conv_kernels`): zeros between the taps and between the groups; (*window, in, out)."""
+    torch_layout = np.moveaxis(kernel, (-1, -2), (0, 1))
+    torch_layout = dilated(torch_layout, _tuple(source.config.get('dilation_rate', 1), rank))
+    if groups > 1:
+        torch_layout = block_diagonal(torch_layout, groups, source.input_shapes[0][-1])
+    return np.moveaxis(torch_layout, (0, 1), (-1, -2))
 
 
 def _convolution(
@@ -96,8 +108,7 @@ def _bias(source: Source, layer: Any, size: int) -> np.ndarray:
 @handles('Conv1D', 'Conv2D', produces=(Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS))
 def convolution(source: Source) -> list[Layer]:
     rank = 1 if type(source.layer).__name__ == 'Conv1D' else 2
-    _check_plain_convolution(source, rank)
-    kernel = array_of(source.layer.kernel)
+    kernel = _expanded_kernel(source, rank, array_of(source.layer.kernel), int(source.config.get('groups', 1)))
     filters = kernel.shape[-1]
     layer = _convolution(source, rank, CONV_OF_RANK[rank], kernel, _bias(source, source.layer, filters), filters)
     return [layer, *fused_activation(source, source.config['activation'], source.output_shape(layer))]
@@ -106,7 +117,6 @@ def convolution(source: Source) -> list[Layer]:
 def _depthwise_rank(source: Source) -> int:
     """The rank of a depthwise or separable convolution, after checking what the kernels support."""
     rank = 1 if type(source.layer).__name__.endswith('1D') else 2
-    _check_plain_convolution(source, rank)
     if source.config.get('depth_multiplier', 1) != 1:
         raise UnsupportedLayer(
             f'{source.origin}: depth_multiplier {source.config["depth_multiplier"]} is not supported (1)'
@@ -119,7 +129,7 @@ def _depthwise_rank(source: Source) -> int:
 )
 def depthwise_convolution(source: Source) -> list[Layer]:
     rank = _depthwise_rank(source)
-    kernel = array_of(source.layer.kernel)[..., 0]
+    kernel = _expanded_kernel(source, rank, array_of(source.layer.kernel), 1)[..., 0]  # (*window, channels, 1)
     channels = kernel.shape[-1]
     layer = _convolution(
         source, rank, DEPTHWISE_CONV_OF_RANK[rank], kernel, _bias(source, source.layer, channels), channels
@@ -135,7 +145,7 @@ def depthwise_convolution(source: Source) -> list[Layer]:
 def separable_convolution(source: Source) -> list[Layer]:
     """Depthwise (named `<name>_depthwise`, no bias) then a pointwise 1x1 convolution carrying the bias."""
     rank = _depthwise_rank(source)
-    depth_kernel = array_of(source.layer.depthwise_kernel)[..., 0]
+    depth_kernel = _expanded_kernel(source, rank, array_of(source.layer.depthwise_kernel), 1)[..., 0]
     channels = depth_kernel.shape[-1]
     depthwise = Source(source.layer, f'{source.name}_depthwise', source.inputs, source.input_shapes)
     first = _convolution(depthwise, rank, DEPTHWISE_CONV_OF_RANK[rank], depth_kernel, np.zeros(channels), channels)

@@ -173,6 +173,34 @@ def hard_sigmoid(step: Step) -> Operand:
     return step.builder.activation(step.origin, step.tensor(0), 'hard_sigmoid', slope=slope, shift=shift)
 
 
+@handles('HardSwish')
+def hard_swish(step: Step) -> Operand:
+    """x * max(0, min(1, x / 6 + 1/2)) (ONNX fixes alpha 1/6 and beta 1/2)."""
+    return step.builder.activation(step.origin, step.tensor(0), 'hard_swish', slope=1 / 6, shift=0.5)
+
+
+@handles('Clip')
+def clip(step: Step) -> Operand:
+    """Clip(x, 0, m) with m > 0 (relu6: m = 6) is a clipped relu; bounds are inputs from opset 11,
+    attributes before. Other bounds are refused by name."""
+    if step.opset < 11:
+        low, high = step.attribute('min', None), step.attribute('max', None)
+    else:
+        low, high = (_scalar_bound(step, index) for index in (1, 2))
+    if low is None or high is None or float(low) != 0.0 or float(high) <= 0:
+        raise step.unsupported(f'Clip(min={low}, max={high}) is not supported (only min=0 and a positive max)')
+    return step.builder.activation(step.origin, step.tensor(0), 'clipped_relu', ceiling=float(high))
+
+
+def _scalar_bound(step: Step, index: int) -> float | None:
+    if index >= len(step.inputs) or step.inputs[index] is None:
+        return None
+    values = np.asarray(step.constant(index).values, dtype=np.float64)
+    if values.size != 1:
+        raise step.unsupported(f'a Clip bound of shape {values.shape} is not supported (scalars only)')
+    return float(values.reshape(-1)[0])
+
+
 @handles('PRelu')
 def prelu(step: Step) -> Operand:
     """One slope, or one per channel (ONNX axis 1) constant over the other axes."""
@@ -204,6 +232,8 @@ def softmax(step: Step) -> Operand:
 @handles('Add', 'Sub', 'Mul', 'Div', 'Max', 'Min')
 def arithmetic(step: Step) -> Operand:
     """Two tensors of one shape -> Merge; a tensor and a constant -> x * scale + bias."""
+    if len(step.inputs) != 2 and step.node.op_type in ('Max', 'Min'):
+        return _merge_all(step)
     if len(step.inputs) != 2:
         raise step.unsupported(f'{len(step.inputs)} operands are not supported (two only)')
     first, second = step.inputs
@@ -217,6 +247,21 @@ def arithmetic(step: Step) -> Operand:
     if isinstance(first, Constant) and isinstance(second, Value):
         return _with_constant(step, second, first, constant_first=True)
     raise step.unsupported('an operation on constants only was not folded')
+
+
+@handles('Sum', 'Mean')
+def variadic(step: Step) -> Operand:
+    """Sum and Mean of N tensors of one shape (a balanced tree of two-input merges)."""
+    return _merge_all(step)
+
+
+def _merge_all(step: Step) -> Operand:
+    """Sum, Mean, and Max and Min of more than two inputs (from `arithmetic`)."""
+    values = [operand for operand in step.inputs if operand is not None]
+    if not all(isinstance(value, Value) for value in values):
+        raise step.unsupported('a constant among the inputs is not supported (tensors only)')
+    operation = {'Sum': 'add', 'Mean': 'average', 'Max': 'maximum', 'Min': 'minimum'}[step.node.op_type]
+    return step.builder.merge_all(step.origin, [value for value in values if isinstance(value, Value)], operation)
 
 
 def _with_constant(step: Step, x: Value, constant: Constant, constant_first: bool) -> Operand:

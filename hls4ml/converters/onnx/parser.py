@@ -20,7 +20,7 @@ import numpy as np
 import onnx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
-from hls4ml.converters.onnx import einsum, handlers, integer_ops, quant, quantizers, spatial, structure
+from hls4ml.converters.onnx import einsum, gathers, handlers, integer_ops, quant, quantizers, spatial, structure
 from hls4ml.converters.onnx.handlers import router
 from hls4ml.converters.onnx.integer_domain import dequantize
 from hls4ml.converters.onnx.model import (
@@ -45,6 +45,7 @@ HANDLERS: dict[str, Handler] = {
     **structure.HANDLERS,
     **spatial.HANDLERS,
     **quantizers.HANDLERS,
+    **gathers.HANDLERS,
 }
 STANDARD_DOMAINS = ('', 'ai.onnx')
 CONSTANT_OPS = ('Constant', 'Shape')

@@ -52,13 +52,40 @@ def conv(step: Step) -> Operand:
     if tuple(step.attribute('kernel_shape', window)) != window:
         raise step.unsupported(f'kernel_shape {step.attribute("kernel_shape")} differs from the weights {window}')
     rank = len(window)
-    _no_dilation(step, rank)
+    dilations = tuple(int(d) for d in step.attribute('dilations', [1] * rank))
     strides = tuple(int(stride) for stride in step.attribute('strides', [1] * rank))
-    pads = window_pads(step, x.shape[1:], window, strides)
+    spread = tuple((length - 1) * d + 1 for length, d in zip(window, dilations, strict=True))
+    pads = window_pads(step, x.shape[1:], spread, strides)
     vector = None if bias is None else np.asarray(bias.values, dtype=np.float64).reshape(-1)
     groups = int(step.attribute('group', 1))
     types = preset_types(weight=weight, bias=bias)
-    return step.builder.conv(step.origin, x, weight.values, vector, strides, pads, None, groups, **types)
+    return step.builder.conv(step.origin, x, weight.values, vector, strides, pads, dilations, groups, **types)
+
+
+@handles('ConvTranspose')
+def conv_transpose(step: Step) -> Operand:
+    """Explicit pads (or VALID) and output_padding; an output_shape attribute is refused."""
+    x, weight, bias = step.tensor(0), step.constant(1), step.optional_constant(2)
+    rank = weight.values.ndim - 2
+    if step.attribute('output_shape') is not None or str(step.attribute('auto_pad', 'NOTSET')) not in (
+        'NOTSET',
+        'VALID',
+        '',
+    ):
+        raise step.unsupported('output_shape and auto_pad SAME_* are not supported (give pads)')
+    pads = [int(pad) for pad in step.attribute('pads', [0] * 2 * rank)]
+    return step.builder.conv_transpose(
+        step.origin,
+        x,
+        weight.values,
+        None if bias is None else np.asarray(bias.values, dtype=np.float64).reshape(-1),
+        tuple(int(stride) for stride in step.attribute('strides', [1] * rank)),
+        list(zip(pads[:rank], pads[rank:], strict=True)),
+        tuple(int(extra) for extra in step.attribute('output_padding', [0] * rank)),
+        tuple(int(d) for d in step.attribute('dilations', [1] * rank)),
+        int(step.attribute('group', 1)),
+        **preset_types(weight=weight, bias=bias),
+    )
 
 
 def _window(step: Step) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -112,10 +112,33 @@ def hardsigmoid_module(step: Step, module: Any, x: Any) -> Value:
     return hardsigmoid(step, x)
 
 
+@functions(F.hardswish)
+def hardswish(step: Step, x: Any, inplace: bool = False) -> Value:
+    """x * relu6(x + 3) / 6 = x * clip(x / 6 + 1/2, 0, 1)."""
+    return step.builder.activation(step.origin, tensor(step, x), 'hard_swish', slope=1 / 6, shift=0.5)
+
+
+@modules('Hardswish')
+def hardswish_module(step: Step, module: Any, x: Any) -> Value:
+    return hardswish(step, x)
+
+
+@functions(F.relu6)
+def relu6(step: Step, x: Any, inplace: bool = False) -> Value:
+    return step.builder.activation(step.origin, tensor(step, x), 'clipped_relu', ceiling=6.0)
+
+
+@modules('ReLU6')
+def relu6_module(step: Step, module: Any, x: Any) -> Value:
+    return relu6(step, x)
+
+
 @functions(F.hardtanh, F.hardtanh_)
 def hardtanh(step: Step, x: Any, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Value:
-    """clip(x, low, high) = width * hard_sigmoid(x / width - low / width) + low, when the width
-    (high - low) is a power of two, so that the slope is exact."""
+    """clip(x, 0, high) is a clipped relu; clip(x, low, high) = width * hard_sigmoid(x / width - low / width)
+    + low, when the width (high - low) is a power of two, so that the slope is exact."""
+    if float(min_val) == 0.0 and float(max_val) > 0:
+        return step.builder.activation(step.origin, tensor(step, x), 'clipped_relu', ceiling=float(max_val))
     width = float(max_val) - float(min_val)
     if width <= 0 or math.log2(width) != round(math.log2(width)):
         raise step.refuse(f'hardtanh({min_val}, {max_val}) is not supported: max_val - min_val must be a power of two')

@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from hls4ml.converters.builder import Value
+from hls4ml.converters.pytorch.gathers import reduce
 from hls4ml.converters.pytorch.registry import Step, array, constant, functions, modules, sample_axis, sizes, tensor
 
 POOL_RANK = {'MaxPool1d': 1, 'MaxPool2d': 2, 'AvgPool1d': 1, 'AvgPool2d': 2}
@@ -70,6 +71,58 @@ def convolution_module(step: Step, module: Any, x: Any) -> Value:
     bias = None if module.bias is None else array(module.bias)
     return convolution(
         step, x, array(module.weight), bias, module.stride, module.padding, module.dilation, module.groups
+    )
+
+
+def transposed_convolution(
+    step: Step,
+    x: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Value:
+    """F.conv_transpose1d / 2d with a constant (in, out / groups, *window) weight."""
+    weight = constant(step, weight, 'the weight')
+    rank = weight.ndim - 2
+    if rank not in (1, 2) or isinstance(padding, str):
+        raise step.refuse(f'a weight of shape {weight.shape} with padding {padding!r} is not supported')
+    pads = [(pad, pad) for pad in sizes(padding, rank)]
+    bias = None if bias is None else constant(step, bias, 'the bias')
+    return step.builder.conv_transpose(
+        step.origin,
+        tensor(step, x),
+        weight,
+        bias,
+        sizes(stride, rank),
+        pads,
+        sizes(output_padding, rank),
+        sizes(dilation, rank),
+        groups=int(groups),
+    )
+
+
+functions(F.conv_transpose1d, F.conv_transpose2d)(transposed_convolution)
+
+
+@modules('ConvTranspose1d', 'ConvTranspose2d')
+def transposed_convolution_module(step: Step, module: Any, x: Any, output_size: Any = None) -> Value:
+    if module.padding_mode != 'zeros' or output_size is not None:
+        raise step.refuse(f"padding_mode={module.padding_mode!r} or output_size is not supported (only 'zeros')")
+    bias = None if module.bias is None else array(module.bias)
+    return transposed_convolution(
+        step,
+        x,
+        array(module.weight),
+        bias,
+        module.stride,
+        module.padding,
+        module.output_padding,
+        module.groups,
+        module.dilation,
     )
 
 
@@ -231,12 +284,13 @@ def batch_norm_module(step: Step, module: Any, x: Any) -> Value:
 
 @functions(torch.mean, methods=('mean',))
 def mean(step: Step, x: Any, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Value:
-    """A mean over all the spatial axes (`x.mean((2, 3))`): a global average pooling."""
+    """A mean over all the spatial axes (`x.mean((2, 3))`): a global average pooling; over other axes
+    a Reduce sum times 1/n (`gathers.reduce`)."""
     x = tensor(step, x)
     dims = dim if isinstance(dim, (tuple, list)) else (() if dim is None else (dim,))
     axes = sorted(sample_axis(step, x, axis) for axis in dims) if dims else None
     if axes != list(range(1, x.rank)) or x.rank < 2:
-        raise step.refuse(f'a mean over dim {dim} is not supported (only over all the spatial axes, dims 2 and up)')
+        return reduce(step, x, dim, keepdim, 'mean')
     return step.builder.global_pool(step.origin, x, 'average', keepdims=bool(keepdim))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import torch
 
 from hls4ml.converters.builder import Value
+from hls4ml.converters.pytorch.gathers import slice_tensor
 from hls4ml.converters.pytorch.registry import BATCH, Step, functions, modules, sample_axis, tensor
 from hls4ml.converters.pytorch.selection import TOPK_FIELDS, TopKResult
 
@@ -189,7 +190,7 @@ def attribute(step: Step, x: Any, name: str) -> Any:
 
 @functions(operator.getitem)
 def getitem(step: Step, container: Any, index: Any) -> Any:
-    """An item of a size or of a tuple of results; indexing a tensor is not supported."""
+    """An item of a size or of a tuple of results, or a slice of a tensor (`gathers.slice_tensor`)."""
     if isinstance(container, Value):
-        raise step.refuse('indexing or slicing a tensor is not supported')
+        return slice_tensor(step, container, index)
     return container[index]

@@ -111,13 +111,14 @@ def unsupported_nodes(
     traced: fx.GraphModule, dependent: set[fx.Node], explained: dict[fx.Node, str] | None = None
 ) -> list[str]:
     """Every operation on the inputs without a handler, as `'name' (op, where)`, or as the reason
-    `explained` gives for it."""
+    `explained` gives for it (an explained node is refused even if it has a handler: the sum of a
+    router's renormalisation that cannot be matched)."""
     calls = ('call_module', 'call_function', 'call_method')
     explained = explained or {}
     return [
         explained.get(node) or str(origin_of(node, traced))
         for node in traced.graph.nodes
-        if node.op in calls and node in dependent and handler_of(node, traced) is None
+        if node.op in calls and node in dependent and (handler_of(node, traced) is None or node in explained)
     ]
 
 

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds.activations import (
     ACTIVATIONS,
+    HARD_ACTIVATIONS,
     LOSSLESS_ACTIVATIONS,
     PARAMETRIZED_ACTIVATIONS,
     SOFTMAX_IMPLEMENTATIONS,
@@ -31,6 +32,7 @@ from hls4ml.model.kinds.activations import (
 )
 from hls4ml.model.kinds.arithmetic import MERGE_OPERATIONS, Arithmetic
 from hls4ml.model.kinds.attention import Attention
+from hls4ml.model.kinds.gathers import REDUCE_OPERATIONS, Gathers
 from hls4ml.model.kinds.maps import (
     RESOM_COMBINES,
     RESOM_DISTANCES,
@@ -51,10 +53,10 @@ from hls4ml.model.kinds.sequence import Sequence
 from hls4ml.model.kinds.structure import Moves, Sources
 
 # the families in the order their kinds are listed (docs/layers.md, the completeness test)
-FAMILIES = (Sources, Products, Attention, Pooling, Moves, Arithmetic, Activations, Maps, Selection, Sequence)
+FAMILIES = (Sources, Products, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection, Sequence)
 
 
-class Kind(Sources, Products, Attention, Pooling, Moves, Arithmetic, Activations, Maps, Selection, Sequence):
+class Kind(Sources, Products, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection, Sequence):
     """Every IR layer kind: `Kind.X` is kind X's `KindRecord`, which is also its name ('X')."""
 
 
@@ -110,6 +112,7 @@ __all__ = [
     'DEPTHWISE_CONV_OF_RANK',
     'FAMILIES',
     'GLOBAL_POOLINGS',
+    'HARD_ACTIVATIONS',
     'GLOBAL_POOLING_OF_RANK',
     'IMPLEMENTATIONS',
     'LAYER_KINDS',
@@ -119,6 +122,7 @@ __all__ = [
     'POOLINGS',
     'POOLING_OF_RANK',
     'POOL_OPERATIONS',
+    'REDUCE_OPERATIONS',
     'RESOM_COMBINES',
     'RESOM_DISTANCES',
     'RESOM_OUTPUTS',

@@ -26,7 +26,10 @@ from hls4ml.model.types import FixedPrecisionType
 TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softplus', 'softsign', 'elu', 'selu', 'gelu', 'gelu_tanh', 'silu')
 LOSSLESS_ACTIVATIONS = ('linear', 'relu', 'bipolar')
 ACTIVATIONS = (*LOSSLESS_ACTIVATIONS, *TABLE_ACTIVATIONS)
-PARAMETRIZED_ACTIVATIONS = ('leaky_relu', 'thresholded_relu', 'elu')
+# clipped_relu: relu capped at its parameter (relu6, Keras ReLU(max_value=...), torch hardtanh(0, m))
+PARAMETRIZED_ACTIVATIONS = ('leaky_relu', 'thresholded_relu', 'elu', 'clipped_relu')
+# gate(x) = clip(slope * x + shift, 0, 1): hard_sigmoid is the gate, hard_swish x * gate(x)
+HARD_ACTIVATIONS = ('hard_sigmoid', 'hard_swish')
 SOFTMAX_IMPLEMENTATIONS = ('stable', 'latency', 'argmax')
 
 BOUNDED_TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softsign')
@@ -136,7 +139,7 @@ class Activations:
         tables=_unary_lut_tables,
     )
 
-    # ---- ParametrizedActivation: leaky_relu, thresholded_relu, elu with their parameter -------------
+    # ---- ParametrizedActivation: leaky_relu, thresholded_relu, elu, clipped_relu with their parameter -
 
     @staticmethod
     def _parametrized_types(graph: Graph, layer: Layer, context: PassContext) -> None:
@@ -144,8 +147,9 @@ class Activations:
             parameter = np.array([layer.attributes['activ_param']])
             layer.types['param'] = fitted_type(parameter, default_width(context))
         source = input_fixed(graph, layer, context)
-        thresholded = layer.attributes['activation'] == 'thresholded_relu'
-        if thresholded and is_auto(layer.types['result']) and source is not None:
+        # these only select among the input's values (and a ceiling the input type can exceed)
+        selecting = layer.attributes['activation'] in ('thresholded_relu', 'clipped_relu')
+        if selecting and is_auto(layer.types['result']) and source is not None:
             layer.types['result'] = source
 
     @staticmethod
@@ -189,7 +193,7 @@ class Activations:
         weight_shapes=shapes.per_element_weights('alpha'),
     )
 
-    # ---- HardActivation: hard sigmoid, clip(slope * x + shift, 0, 1) --------------------------------
+    # ---- HardActivation: hard sigmoid clip(slope * x + shift, 0, 1), hard swish x times it -----------
 
     @staticmethod
     def _hard_activation_types(graph: Graph, layer: Layer, context: PassContext) -> None:
@@ -200,13 +204,15 @@ class Activations:
     @staticmethod
     def _hard_activation_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         slope, shift = layer.attributes['slope'], layer.attributes['shift']
-        return reference.hard_sigmoid(inputs[0], slope, shift, layer.types['param'], layer.types['result'])
+        function = getattr(reference, layer.attributes.get('activation', 'hard_sigmoid'))
+        return function(inputs[0], slope, shift, layer.types['param'], layer.types['result'])
 
     HARD_ACTIVATION = element_wise(
         'HardActivation',
         {'result': 'auto', 'param': 'auto'},
         precision_rule=_hard_activation_types,
         reference=_hard_activation_reference,
+        choices={'activation': HARD_ACTIVATIONS},
     )
 
     # ---- Softmax: exp tables, a sum, a reciprocal table (docs/kernels.md) ----------------------------

@@ -42,7 +42,7 @@ def startup(graph: Graph, layer: Layer) -> int:
         return (height - 1) * attributes['in_width'] + width
     if kind in (Kind.CONV1D, Kind.DEPTHWISE_CONV1D, Kind.POOLING1D):
         return attributes.get('filt_width', attributes.get('pool_width', 1))
-    if kind in (Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D, Kind.TRANSPOSE):
+    if kind in (Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D, Kind.TRANSPOSE, Kind.GATHER, Kind.REDUCE):
         return elements(graph, layer.inputs[0])
     if kind == Kind.RESIZE2D:
         return attributes['in_width']

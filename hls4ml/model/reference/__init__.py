@@ -10,7 +10,9 @@ semantics are written down in docs/kernels.md.
 
 from hls4ml.model.reference.activations import (
     bipolar,
+    clipped_relu,
     hard_sigmoid,
+    hard_swish,
     leaky_relu,
     linear,
     prelu,
@@ -43,6 +45,7 @@ from hls4ml.model.reference.topk import topk
 
 __all__ = [
     'bipolar',
+    'clipped_relu',
     'conv1d',
     'conv2d',
     'depthwise_conv1d',
@@ -58,6 +61,7 @@ __all__ = [
     'silu',
     'elu',
     'hard_sigmoid',
+    'hard_swish',
     'leaky_relu',
     'linear',
     'normalize',

@@ -1,5 +1,5 @@
 // Activations without tables, io_parallel: linear, relu, bipolar, leaky_relu, thresholded_relu,
-// prelu, hard_sigmoid. The table-based ones are in nnet_activation_table.h, softmax in nnet_softmax.h.
+// clipped_relu, prelu, hard_sigmoid, hard_swish. The table-based ones are in nnet_activation_table.h, softmax in nnet_softmax.h.
 //
 // Every kernel maps data[n_in] to res[n_in] element by element; each result is one write into
 // res_T of either the input, a full-precision product/sum, or an integer constant (-1, 0 or 1).
@@ -65,6 +65,19 @@ template <class param_T> struct thresholded_relu_op {
     }
 };
 
+// relu capped at `ceiling` (relu6: ceiling 6); the ceiling is written as param_T holds it.
+template <class param_T> struct clipped_relu_op {
+    param_T ceiling;
+    template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const {
+        if (!is_positive(x))
+            out = 0;
+        else if (greater_than(x, ceiling))
+            out = ceiling;
+        else
+            out = x;
+    }
+};
+
 template <class param_T> struct prelu_op {
     const param_T *alpha;
     template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned i) const {
@@ -86,6 +99,20 @@ template <class param_T> struct hard_sigmoid_op {
             out = 1;
         else
             out = y;
+    }
+};
+
+// x * clip(x * slope + shift, 0, 1): the gate and the product at full precision, then one write.
+template <class param_T> struct hard_swish_op {
+    param_T slope, shift;
+    template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const {
+        const auto gate = x * slope + shift;
+        if (is_negative(gate))
+            out = 0;
+        else if (greater_than(gate, 1))
+            out = x;
+        else
+            out = x * gate;
     }
 };
 
@@ -125,6 +152,13 @@ void thresholded_relu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_i
     elementwise<CONFIG_T::n_in>(data, res, thresholded_relu_op<typename CONFIG_T::param_t>{theta});
 }
 
+// x > 0 ? min(x, ceiling) : 0
+template <class data_T, class res_T, typename CONFIG_T>
+void clipped_relu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], typename CONFIG_T::param_t ceiling) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    elementwise<CONFIG_T::n_in>(data, res, clipped_relu_op<typename CONFIG_T::param_t>{ceiling});
+}
+
 // x > 0 ? x : alpha[i] * x
 template <class data_T, class res_T, typename CONFIG_T>
 void prelu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
@@ -139,6 +173,14 @@ void hard_sigmoid(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], 
                   typename CONFIG_T::param_t shift) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
     elementwise<CONFIG_T::n_in>(data, res, hard_sigmoid_op<typename CONFIG_T::param_t>{slope, shift});
+}
+
+// x * clip(x * slope + shift, 0, 1); Keras hard_silu and torch Hardswish are slope 1/6, shift 1/2.
+template <class data_T, class res_T, typename CONFIG_T>
+void hard_swish(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in], typename CONFIG_T::param_t slope,
+                typename CONFIG_T::param_t shift) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    elementwise<CONFIG_T::n_in>(data, res, hard_swish_op<typename CONFIG_T::param_t>{slope, shift});
 }
 
 } // namespace nnet

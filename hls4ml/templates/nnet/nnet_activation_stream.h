@@ -45,6 +45,11 @@ void thresholded_relu(stream<data_T> &data, stream<res_T> &res, typename CONFIG_
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
+void clipped_relu(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t ceiling) {
+    elementwise_stream<CONFIG_T::n_in>(data, res, clipped_relu_op<typename CONFIG_T::param_t>{ceiling});
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
 void prelu(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::param_t alpha[CONFIG_T::n_in]) {
     elementwise_stream<CONFIG_T::n_in>(data, res, prelu_op<typename CONFIG_T::param_t>{alpha});
 }
@@ -53,6 +58,12 @@ template <class data_T, class res_T, typename CONFIG_T>
 void hard_sigmoid(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t slope,
                   typename CONFIG_T::param_t shift) {
     elementwise_stream<CONFIG_T::n_in>(data, res, hard_sigmoid_op<typename CONFIG_T::param_t>{slope, shift});
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void hard_swish(stream<data_T> &data, stream<res_T> &res, typename CONFIG_T::param_t slope,
+                typename CONFIG_T::param_t shift) {
+    elementwise_stream<CONFIG_T::n_in>(data, res, hard_swish_op<typename CONFIG_T::param_t>{slope, shift});
 }
 
 // ---- table activations -----------------------------------------------------------------------------

@@ -207,6 +207,11 @@ def add_simple_activations(factory: CaseFactory) -> None:
                 (('slope', 1 / 6), ('shift', 0.5)),
                 lambda x, r=result: reference.hard_sigmoid(x, 1 / 6, 0.5, PARAM, r),
             ),
+            'hard_swish': (
+                (('slope', 1 / 6), ('shift', 0.5)),
+                lambda x, r=result: reference.hard_swish(x, 1 / 6, 0.5, PARAM, r),
+            ),
+            'clipped_relu': ((('ceiling', 0.3),), lambda x, r=result: reference.clipped_relu(x, 0.3, PARAM, r)),
         }
         for kernel, (arguments, reference_function) in kernels.items():
             factory.add(

@@ -150,13 +150,20 @@ def test_ceil_mode_is_refused_only_when_it_changes_the_size():
         builder.pool(o('odd', 'MaxPool2d'), x, 'max', (2, 2), (2, 2), [(0, 0), (0, 0)], ceil_mode=True)
 
 
-def test_grouped_and_dilated_convolutions_are_refused():
+def test_grouped_and_dilated_kernels_are_written_into_a_plain_convolution():
+    """groups=2: each filter reads its group's channels only; dilation 2: zeros between the taps."""
     builder = GraphBuilder('full')
-    x = builder.input(o('x', 'input'), (4, 5, 5))
-    with pytest.raises(UnsupportedOperation, match=r'grouped convolutions \(groups=2'):
-        builder.conv(o('g', 'Conv2d'), x, np.ones((4, 2, 3, 3)), None, (1, 1), [(0, 0), (0, 0)], groups=2)
-    with pytest.raises(UnsupportedOperation, match='dilated'):
-        builder.conv(o('d', 'Conv2d'), x, np.ones((4, 4, 3, 3)), None, (1, 1), [(0, 0), (0, 0)], dilations=(2, 2))
+    x = builder.input(o('x', 'input'), (4, 7, 7))
+    grouped = builder.conv(o('g', 'Conv2d'), x, np.ones((4, 2, 3, 3)), None, (1, 1), [(0, 0), (0, 0)], groups=2)
+    kernel = builder.graph.layers[grouped.tensor].weights['weight']  # (*window, in, out)
+    assert kernel.shape == (3, 3, 4, 4)
+    assert np.array_equal(kernel[1, 1], np.kron(np.eye(2), np.ones((2, 2))))
+    dilated = builder.conv(o('d', 'Conv2d'), x, np.ones((4, 4, 2, 2)), None, (1, 1), [(0, 0), (0, 0)], dilations=(2, 3))
+    kernel = builder.graph.layers[dilated.tensor].weights['weight']
+    assert kernel.shape == (3, 4, 4, 4) and dilated.shape == (4, 5, 4)
+    assert np.array_equal(kernel[:, :, 0, 0], [[1, 0, 0, 1], [0, 0, 0, 0], [1, 0, 0, 1]])
+    with pytest.raises(UnsupportedOperation, match=r'groups=3 does not fit 4 input'):
+        builder.conv(o('bad', 'Conv2d'), x, np.ones((3, 1, 3, 3)), None, (1, 1), [(0, 0), (0, 0)], groups=3)
 
 
 def test_a_quantizer_folds_into_a_dense_that_feeds_only_it():

@@ -37,8 +37,10 @@ SUPPORTED_ACTIVATIONS = {  # Keras activation name -> (IR kind, IR attributes it
     'hard_sigmoid': ('HardActivation', {'activation': 'hard_sigmoid'}),
     'gelu': ('Activation', {'activation': 'gelu'}),  # Keras' default: the exact (erf) form
     'silu': ('Activation', {'activation': 'silu'}),
+    'hard_silu': ('HardActivation', {'activation': 'hard_swish'}),
+    'relu6': ('ParametrizedActivation', {'activation': 'clipped_relu', 'activ_param': 6.0}),
 }
-UNSUPPORTED_ACTIVATIONS = ('relu6', 'exponential', 'mish', 'log_softmax', 'hard_silu')
+UNSUPPORTED_ACTIVATIONS = ('exponential', 'mish', 'log_softmax')
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
@@ -56,13 +58,15 @@ def float_semantics(layer: Layer, x: np.ndarray) -> np.ndarray:
         exponentials = np.exp(flat - flat.max(axis=1, keepdims=True))
         return exponentials / exponentials.sum(axis=1, keepdims=True)
     if kind == 'HardActivation':
-        return np.clip(attributes['slope'] * flat + attributes['shift'], 0, 1)
+        gate = np.clip(attributes['slope'] * flat + attributes['shift'], 0, 1)
+        return gate if attributes['activation'] == 'hard_sigmoid' else flat * gate
     if kind == 'ParametrizedActivation':
         parameter = attributes['activ_param']
         return {
             'leaky_relu': lambda: np.where(flat >= 0, flat, parameter * flat),
             'thresholded_relu': lambda: np.where(flat > parameter, flat, 0.0),
             'elu': lambda: np.where(flat > 0, flat, parameter * np.expm1(flat)),
+            'clipped_relu': lambda: np.clip(flat, 0, parameter),
         }[attributes['activation']]()
     assert kind == 'Activation', kind
     selu_alpha, selu_scale = 1.6732632423543772, 1.0507009873554805
@@ -222,8 +226,9 @@ def test_relu_family_layers(keras_layer, kind: str, activation: str, parameter: 
 @pytest.mark.parametrize(
     'keras_layer, problem',
     [
-        (keras.layers.ReLU(max_value=6.0, name='act'), 'max_value'),
-        (keras.layers.ReLU(negative_slope=0.1, threshold=0.5, name='act'), 'negative_slope and threshold'),
+        (keras.layers.ReLU(max_value=6.0, threshold=0.5, name='act'), 'at most one of the three'),
+        (keras.layers.ReLU(negative_slope=0.1, threshold=0.5, name='act'), 'at most one of the three'),
+        (keras.layers.ReLU(max_value=0.0, name='act'), 'positive max_value'),
     ],
 )
 def test_relu_settings_without_a_kernel_are_refused(keras_layer, problem: str) -> None:
@@ -408,9 +413,9 @@ def test_every_unsupported_layer_is_named_in_one_error() -> None:
 def test_every_unconvertible_setting_is_named_in_one_error() -> None:
     """Layers after a refused one are still visited; their own problems join the same error."""
     inputs = keras.Input((4,), name='x')
-    hidden = keras.layers.ReLU(max_value=6.0, name='first')(inputs)
+    hidden = keras.layers.ReLU(max_value=6.0, threshold=1.0, name='first')(inputs)
     hidden = keras.layers.Dense(3, name='fine')(hidden)
-    outputs = keras.layers.ReLU(max_value=1.0, name='second')(hidden)
+    outputs = keras.layers.ReLU(max_value=1.0, negative_slope=0.5, name='second')(hidden)
     with pytest.raises(KerasConversionError) as caught:
         parse(keras.Model(inputs, outputs))
     message = str(caught.value)

@@ -74,6 +74,36 @@ def _arithmetic(g: OnnxGraph) -> str:
     return g.node('Min', [both, g.node('Add', [both, y])])
 
 
+def _variadic(g: OnnxGraph) -> str:
+    """Sum, Mean, Max, Min and Concat of three or four tensors."""
+    parts = ['x', g.node('Relu', ['x']), g.node('Mul', ['x', g.constant(-0.5)]), g.node('Sigmoid', ['x'])]
+    joined = [
+        g.node('Sum', parts[:3]),
+        g.node('Mean', parts[:3]),
+        g.node('Mean', parts),
+        g.node('Max', parts[1:]),
+        g.node('Min', parts),
+    ]
+    return g.node('Concat', joined, axis=1)
+
+
+def _gathers(g: OnnxGraph) -> str:
+    """Slices (steps, negative bounds, the batch axis taken whole) and reductions of a (3, 5, 4) tensor."""
+    big = 2**63 - 1
+    sliced = g.node('Slice', ['x', g.ints([1, -1]), g.ints([3, -5]), g.ints([1, 2]), g.ints([1, -2])])
+    whole_batch = g.node('Slice', ['x', g.ints([0, 1]), g.ints([big, big]), g.ints([0, 3]), g.ints([1, 2])])
+    parts = [
+        g.node('Flatten', [sliced]),
+        g.node('Flatten', [whole_batch]),
+        g.node('ReduceSum', ['x', g.ints([2])], keepdims=0),
+        g.node('Flatten', [g.node('ReduceMean', ['x'], axes=[1, 3])]),
+        g.node('ReduceMax', ['x'], axes=[-1], keepdims=0),
+        g.node('Flatten', [g.node('ReduceMin', ['x'], axes=[1, 2, 3])]),
+    ]
+    flat = [parts[0], parts[1], g.node('Flatten', [parts[2]]), parts[3], g.node('Flatten', [parts[4]]), parts[5]]
+    return g.node('Concat', flat, axis=1)
+
+
 def _pools(g: OnnxGraph) -> str:
     left = g.node('MaxPool', ['x'], kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1])
     right = g.node('AveragePool', ['x'], kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1])
@@ -109,6 +139,40 @@ STANDARD_CASES = {  # name -> (builder of the output, input shape, opset)
         13,
     ),
     'activations': (_activations, (2, 3, 4), 13),
+    'hard_swish_and_clip': (
+        lambda g: g.node('Clip', [g.node('HardSwish', ['x']), g.constant(0.0), g.constant(1.5)]),
+        (2, 3, 4),
+        14,
+    ),
+    'variadic_merges': (_variadic, (2, 3), 13),
+    'slices_and_reductions': (_gathers, (3, 5, 4), 13),
+    'resize_nearest': (
+        lambda g: g.node(
+            'Resize',
+            ['x', '', g.constant([1, 1, 2.0, 1.5])],
+            mode='nearest',
+            coordinate_transformation_mode='asymmetric',
+            nearest_mode='floor',
+        ),
+        (2, 3, 4),
+        13,
+    ),
+    'resize_linear': (
+        lambda g: g.node('Resize', ['x', '', g.constant([1, 1, 2.0, 1.5])], mode='linear'),
+        (2, 3, 4),
+        13,
+    ),
+    'resize_linear_align_corners': (
+        lambda g: g.node(
+            'Resize',
+            ['x', '', '', g.ints([16, 2, 5, 7])],
+            mode='linear',
+            coordinate_transformation_mode='align_corners',
+        ),
+        (2, 3, 4),
+        13,
+    ),
+    'clip_opset_6': (lambda g: g.node('Clip', ['x'], min=0.0, max=0.75), (5,), 6),
     'table_activations': (_table_activations, (2, 2, 3), 13),
     'arithmetic': (_arithmetic, (2, 5, 4), 13),
     'pools': (_pools, (2, 7, 5), 13),
@@ -233,13 +297,13 @@ def test_every_unsupported_node_is_listed_in_one_error() -> None:
 
 def test_every_unsupported_setting_is_collected_into_one_error() -> None:
     g = OnnxGraph()
-    image = g.node('Conv', ['x', g.weights(4, 2, 3, 3)], name='dilated', dilations=[2, 2])
+    image = g.node('MaxPool', ['x'], name='dilated', kernel_shape=[2, 2], dilations=[2, 2])
     image = g.node('Conv', [image, g.weights(4, 2, 1, 1)], name='grouped', group=2)
     flat = g.node('Flatten', [g.node('Relu', [image])])
     model = g.model({'x': (2, 7, 7)}, [g.node('Gemm', [flat, g.weights(1, 3)], name='fc', transA=1)], batch=1)
     with pytest.raises(ConversionError, match=r'3 problem') as error:
         parse_onnx_model(model)
-    for text in ("'dilated' (Conv, node 0): dilations", "'grouped' (Conv, node 1): grouped", "'fc' (Gemm, node 4)"):
+    for text in ("'dilated' (MaxPool, node 0): dilations", "'grouped' (Conv, node 1): a kernel", "'fc' (Gemm, node 4)"):
         assert text in str(error.value)
 
 

@@ -92,6 +92,22 @@ def test_hard_sigmoid_keras3() -> None:
     assert np.all(np.abs(got - expected) <= 4 * 2.0**-16) and got[0, 0] == 0 and got[0, -1] == 1
 
 
+def test_hard_swish_is_x_times_the_hard_sigmoid_gate_at_full_precision() -> None:
+    x = quantize(np.array([[-4.0, -3.0, -1.5, 0.0, 0.75, 3.0, 4.0]]), T16)
+    got = reference.hard_swish(x, 1 / 6, 0.5, 'fixed<18,2,RND>', 'fixed<40,12>').value
+    gate = quantize(np.float64(1 / 6), 'fixed<18,2,RND>').value * x.value + 0.5
+    assert np.array_equal(got, x.value * np.clip(gate, 0, 1))  # every product fits fixed<40,12> exactly
+    assert got[0, 0] == 0 and got[0, -1] == 4.0
+
+
+def test_clipped_relu_caps_at_the_ceiling_written_into_param() -> None:
+    x = quantize(np.array([[-2.0, 0.0, 1.5, 5.99, 6.0, 7.25]]), T16)
+    got = reference.clipped_relu(x, 6.0, 'fixed<8,4>', T16).value
+    assert got.tolist() == [[0.0, 0.0, 1.5, x.value[0, 3], 6.0, 6.0]]
+    narrow = reference.clipped_relu(x, 1.3, 'fixed<4,2>', T16).value  # the ceiling as fixed<4,2> holds it: 1.25
+    assert narrow.tolist() == [[0.0, 0.0, 1.25, 1.25, 1.25, 1.25]]
+
+
 def test_relu_of_an_unsigned_narrow_type_into_a_saturating_result() -> None:
     x = quantize(np.array([[0.0, 1.75, 3.75]]), 'ufixed<4,2>')
     assert reference.relu(x, 'fixed<4,2,RND,SAT>').value.tolist() == [[0.0, 1.75, 1.75]]
