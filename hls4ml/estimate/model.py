@@ -17,6 +17,7 @@ from hls4ml.estimate import kinds_maps as maps
 from hls4ml.estimate import kinds_other as other
 from hls4ml.estimate import kinds_products as products
 from hls4ml.estimate import kinds_quantizer as quantizer
+from hls4ml.estimate import kinds_recurrent as recurrent
 from hls4ml.estimate import kinds_selection as selection
 from hls4ml.estimate.context import LayerModel, RuleContext
 from hls4ml.estimate.mapping import bit_operations, map_cost
@@ -27,7 +28,7 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.passes.fifo_depths import stream_pack
 
 # every module with @estimator_rule functions; importing them fills the table
-RULE_MODULES = (maps, other, products, quantizer, selection)
+RULE_MODULES = (maps, other, products, quantizer, recurrent, selection)
 RULES: Mapping[str, Rule] = MappingProxyType(REGISTERED)  # every kind but the ports (a port is not a circuit)
 
 

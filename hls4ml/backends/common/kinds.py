@@ -11,6 +11,7 @@ from types import MappingProxyType
 from hls4ml.backends.common import (
     lowering,
     lowering_quantizer,
+    lowering_recurrent,
     lowering_resom,
     lowering_spatial,
     lowering_structure,
@@ -19,7 +20,15 @@ from hls4ml.backends.common import (
 from hls4ml.backends.common.registry import REGISTERED, KindLowering
 
 # every module with @lowering functions; importing them fills the table
-LOWERING_MODULES = (lowering, lowering_quantizer, lowering_resom, lowering_spatial, lowering_structure, lowering_topk)
+LOWERING_MODULES = (
+    lowering,
+    lowering_quantizer,
+    lowering_recurrent,
+    lowering_resom,
+    lowering_spatial,
+    lowering_structure,
+    lowering_topk,
+)
 
 KIND_LOWERINGS: Mapping[str, KindLowering] = MappingProxyType(REGISTERED)
 
