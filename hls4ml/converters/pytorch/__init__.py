@@ -6,7 +6,15 @@ A torch.fx trace is walked node by node; each module, function or tensor method 
 MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
 """
 
-from hls4ml.converters.pytorch import activations, arithmetic, selection, som, spatial, structure  # noqa: F401
+from hls4ml.converters.pytorch import (  # noqa: F401  (they register their handlers)
+    activations,
+    arithmetic,
+    recurrent,
+    selection,
+    som,
+    spatial,
+    structure,
+)
 from hls4ml.converters.pytorch.parser import parse_pytorch_model
 from hls4ml.converters.pytorch.registry import FUNCTIONS, METHODS, MODULES
 

@@ -15,6 +15,7 @@ from typing import Any
 import torch
 
 from hls4ml.converters.builder import Value
+from hls4ml.converters.pytorch.recurrent import LastState
 from hls4ml.converters.pytorch.registry import BATCH, Step, functions, modules, sample_axis, tensor
 from hls4ml.converters.pytorch.selection import TOPK_FIELDS, TopKResult
 
@@ -190,6 +191,8 @@ def attribute(step: Step, x: Any, name: str) -> Any:
 @functions(operator.getitem)
 def getitem(step: Step, container: Any, index: Any) -> Any:
     """An item of a size or of a tuple of results; indexing a tensor is not supported."""
+    if isinstance(container, LastState):  # h_n of a recurrent module: its first axis is not the batch
+        return container.item(step, index)
     if isinstance(container, Value):
         raise step.refuse('indexing or slicing a tensor is not supported')
     return container[index]
