@@ -21,7 +21,7 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import RECURRENT, Kind
 from hls4ml.model.kinds.recurrent import gate_count, recurrent_weight_values
 
-GATE_PRODUCTS = {Kind.SIMPLE_RNN: 0, Kind.LSTM: 3, Kind.GRU: 3}  # per state value
+GATE_PRODUCTS: dict[str, int] = {Kind.SIMPLE_RNN: 0, Kind.LSTM: 3, Kind.GRU: 3}  # per state value
 
 
 def _matrices(layer: Layer, ctx: RuleContext) -> tuple[Matrix, Matrix]:

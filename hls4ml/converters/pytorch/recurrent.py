@@ -81,6 +81,7 @@ class RecurrentResult:
         self.step, self.module, self.x = step, module, x
         self.kind: KindRecord = KINDS[type(module).__name__]
         self.made: dict[str, Value] = {}
+        self.state: LastState | None = None
 
     def __len__(self) -> int:
         return 2
@@ -124,11 +125,11 @@ class RecurrentResult:
         """h_n, for one layer in one direction: (1, hidden), the last step's h."""
         if self.module.num_layers * (2 if self.module.bidirectional else 1) != 1:
             raise self.step.refuse('h_n of several layers or directions is not supported; use the output sequence')
-        if 'h_n' not in self.made:
+        if self.state is None:
             last = self._layer(self._inputs_of_last(), 0, False, False, 'h_n')
             shaped = self.step.builder.reshape(self.step.part('h_n_shape'), last, (1, last.shape[0]))
-            self.made['h_n'] = LastState(shaped.tensor, shaped.shape, shaped.perm, last)
-        return self.made['h_n']
+            self.state = LastState(shaped.tensor, shaped.shape, shaped.perm, last)
+        return self.state
 
 
 class LstmStates:
