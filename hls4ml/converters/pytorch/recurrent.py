@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.converters.builder import Value
+from hls4ml.converters.builder import Origin, Value
 from hls4ml.converters.pytorch.registry import Step, modules
 from hls4ml.converters.recurrent_parts import TORCH_ORDER, Direction, attributes, keras_layout, split_biases
 from hls4ml.model.kinds import Kind, KindRecord
@@ -106,7 +106,8 @@ class RecurrentResult:
         forward = self._layer(x, layer, False, sequences, f'{name or "output"}_forward')
         backward = self._layer(x, layer, True, sequences, f'{name or "output"}_backward')
         origin = self.step.origin if name == '' else self.step.part(name)
-        return self.step.builder.concat(origin, [forward, backward], axis=forward.rank - 1)
+        joined = Origin(origin.name, 'Concatenate', origin.where)  # LayerType entries of the module do not apply
+        return self.step.builder.concat(joined, [forward, backward], axis=forward.rank - 1)
 
     def _inputs_of_last(self) -> Value:
         if 'inputs' not in self.made:
