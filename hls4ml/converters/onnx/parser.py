@@ -20,7 +20,7 @@ import numpy as np
 import onnx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
-from hls4ml.converters.onnx import handlers, integer_ops, quant, quantizers, spatial, structure
+from hls4ml.converters.onnx import handlers, integer_ops, quant, quantizers, recurrent, spatial, structure
 from hls4ml.converters.onnx.handlers import router
 from hls4ml.converters.onnx.integer_domain import dequantize
 from hls4ml.converters.onnx.model import QONNX_DOMAIN, Dims, clean_model, load_model, prepare, tensor_dims
@@ -30,7 +30,13 @@ from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph
 
-HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **structure.HANDLERS, **spatial.HANDLERS, **quantizers.HANDLERS}
+HANDLERS: dict[str, Handler] = {
+    **handlers.HANDLERS,
+    **structure.HANDLERS,
+    **spatial.HANDLERS,
+    **quantizers.HANDLERS,
+    **recurrent.HANDLERS,
+}
 STANDARD_DOMAINS = ('', 'ai.onnx')
 CONSTANT_OPS = ('Constant', 'Shape')
 MULTI_OUTPUT_OPS = ('TopK',)  # handlers returning one operand per node output
@@ -58,7 +64,10 @@ def parse_onnx_model(
             f'Supported ops: {", ".join(sorted(HANDLERS))}.'
         )
     wrapper, precisions = clean_model(wrapper)
+    sequences = recurrent.match_recurrent(wrapper.graph)  # after the clean-up: zero initial states folded
+    routers.passed |= sequences.passed  # their transposes and squeezes pass the sample's values on
     walk = _Walk(wrapper, precisions, GraphBuilder(channels_last_conversion, transpose_outputs), routers)
+    walk.recurrent_layers = sequences.layers
     walk.run()
     return walk.builder.finish()
 
@@ -107,6 +116,7 @@ class _Walk:
         self.absorbed: dict[str, str] = {}  # node name -> the tensor of the node that absorbed it
         self.broken: set[str] = set()  # tensors after a refused node of unknown shape
         self.batch: set[int | str | None] = set()
+        self.recurrent_layers: set[str] = set()  # recurrent ops read and written time-major (recurrent.py)
 
     # ---- the walk -------------------------------------------------------------------------------
     def run(self) -> None:
@@ -163,6 +173,9 @@ class _Walk:
                     self._check_extra_outputs(step)
                 if node.op_type not in HANDLERS:  # a constant subgraph the clean-up could not fold
                     raise step.unsupported('this op is supported only on constants, and qonnx could not fold it')
+                if node.name in self.recurrent_layers:
+                    self.operands[node.output[0]] = recurrent.recurrent_layer(step)  # time-major: no shape check
+                    return ''
                 if node.name in self.routers.routers:
                     result = router(step, self.routers.routers[node.name])
                 elif node.domain == CHANNELS_LAST_DOMAIN:

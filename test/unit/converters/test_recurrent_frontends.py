@@ -162,3 +162,60 @@ def test_torch_refusals(tmp_path) -> None:
         convert_from_pytorch_model(
             BatchSecond(), hls_config={'InputShape': (STEPS, FEATURES)}, output_dir=str(tmp_path)
         )
+
+
+class OnnxStack(torch.nn.Module):
+    """What torch.onnx.export writes as ONNX LSTM (2 layers), GRU (bidirectional) and RNN (relu) ops."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = torch.nn.LSTM(FEATURES, 4, num_layers=2, batch_first=True)
+        self.gru = torch.nn.GRU(4, 3, batch_first=True, bidirectional=True)
+        self.rnn = torch.nn.RNN(6, 3, batch_first=True, nonlinearity='relu')
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.rnn(self.gru(self.lstm(x)[0])[0])[0]
+
+
+def exported(module: torch.nn.Module):
+    import io
+
+    import onnx
+
+    buffer = io.BytesIO()
+    torch.onnx.export(module, torch.zeros(1, STEPS, FEATURES), buffer, input_names=['x'], dynamo=False)
+    return onnx.load_from_string(buffer.getvalue())
+
+
+def test_onnx_recurrent_ops_match_torch(tmp_path) -> None:
+    from hls4ml.converters import convert_from_onnx_model
+
+    torch.manual_seed(4)
+    module = OnnxStack().eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.uniform_(-0.3, 0.3)
+        expected = module(torch.tensor(SAMPLES, dtype=torch.float32)).numpy().reshape(len(SAMPLES), -1)
+    config = fine_config(('SimpleRNN', 'LSTM', 'GRU'))
+    config['Model']['TransposeOutputs'] = True
+    hls_model = convert_from_onnx_model(exported(module), hls_config=config, output_dir=str(tmp_path))
+    kinds = [layer.kind for layer in hls_model.graph.layers.values()]
+    assert kinds == ['Input', 'LSTM', 'LSTM', 'GRU', 'GRU', 'Concatenate', 'SimpleRNN']
+    (output,), _ = interpret(hls_model, SAMPLES)
+    np.testing.assert_allclose(output.to_double(), expected, atol=TOLERANCE, rtol=0)
+
+
+def test_onnx_recurrent_op_outside_the_torch_form_is_refused(tmp_path) -> None:
+    """A recurrent op whose Y_h (torch's h_n) is read is refused, naming the op."""
+    from hls4ml.converters import convert_from_onnx_model
+
+    class LastState(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gru = torch.nn.GRU(FEATURES, 3, batch_first=True)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.gru(x)[1]
+
+    with pytest.raises(ValueError, match='GRU.*only the first output is supported'):
+        convert_from_onnx_model(exported(LastState().eval()), output_dir=str(tmp_path))
