@@ -38,6 +38,8 @@ class GateFunction:
             return getattr(table_activations, self.name)(x, self.table, self.value_type)
         if self.name == 'relu':
             return relu(x, self.value_type)
+        if self.name != 'linear':
+            raise ValueError(f'recurrent gate function {self.name!r}: a table function needs its table')
         return x.cast(self.value_type)
 
 
