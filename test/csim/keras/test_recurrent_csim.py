@@ -51,3 +51,30 @@ def test_recurrent_layers(tmp_path, keras_model: keras.Model, backend: str, io_t
     np.testing.assert_array_equal(predicted, reference.to_double())
     expected = np.asarray(keras_model(x.astype(np.float32)), dtype=np.float64)
     np.testing.assert_allclose(predicted, expected, atol=framework_tolerance(model), rtol=0)
+
+
+def test_recurrent_project_is_warning_free_and_equal_with_the_vendor_headers(
+    tmp_path, keras_model, monkeypatch
+) -> None:
+    """io_stream on Vitis: the bridge and testbench compile with -Wall -Wextra -Werror, and the project
+    compiled against the real Xilinx ap_types (when this machine has them) predicts the same bits."""
+    import subprocess
+
+    from vendor import vendor_headers, why_missing
+
+    model = hls4ml.converters.convert_from_keras_model(
+        keras_model, hls_config=hls_config('Vitis'), output_dir=str(tmp_path), backend='Vitis', io_type='io_stream'
+    )
+    model.write()
+    flags = ['g++', '-std=c++17', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Ifirmware/ap_types']
+    for source in ('myproject_bridge.cpp', 'myproject_test.cpp'):
+        result = subprocess.run([*flags, source], cwd=tmp_path, capture_output=True, text=True)
+        assert result.returncode == 0 and not result.stderr, result.stderr[:3000]
+    folder = vendor_headers('ap')
+    if folder is None:
+        pytest.skip(f'the vendor ap_types are not on this machine: {why_missing()}')
+    x = np.random.default_rng(2).uniform(-1, 1, (32, STEPS, FEATURES))
+    ours = model.predict(x)
+    monkeypatch.setenv('HLS4ML_AP_TYPES', str(folder))
+    model.compile()
+    np.testing.assert_array_equal(model.predict(x), ours)
