@@ -175,6 +175,7 @@ class GraphBuilder:
 
     def finish(self) -> tuple[Graph, dict[str, str]]:
         self._fold_quantizers()
+        self._drop_unread()
         if not self.graph.outputs:
             raise ConversionError('the model has no outputs')
         return self.graph, self.origin
@@ -279,6 +280,18 @@ class GraphBuilder:
                 Origin(f'{origin.name}_unrows', origin.op, origin.where), result, (*rows, weight.shape[1])
             )
         return result
+
+    def recurrent(self, origin: Origin, x: Value, kind: KindRecord, attributes: dict[str, Any]) -> Value:
+        """A SimpleRNN, LSTM or GRU over an (n_timesteps, n_features) input; `attributes` with its
+        'weights' as `converters.recurrent_parts.attributes` makes them (Keras' layout and gate order)."""
+        if x.rank != 2:
+            raise UnsupportedOperation(f'{origin}: expects (steps, features) inputs, got shape {x.shape}')
+        x = self.framework_order(x, origin)
+        values = dict(attributes)
+        weights = values.pop('weights')
+        name = self._emit(origin, kind, [x.tensor], weights=weights, **values)
+        shape = self.graph.tensors[name].shape
+        return Value(name, shape, tuple(range(len(shape))))
 
     def conv(
         self,
@@ -829,6 +842,23 @@ class GraphBuilder:
         shapes = [self.graph.tensors[tensor].shape for tensor in inputs]
         self.graph.add_layer(layer, [LAYER_KINDS[kind].output_shape(layer, shapes)])
         return ir_name
+
+    def _drop_unread(self) -> None:
+        """Remove the layers whose results nothing reads (a recurrent module's h_n layers when only its
+        output sequence is used): they would cost hardware and compute nothing the model returns."""
+        read = set(self.graph.outputs) | {name for layer in self.graph.layers.values() for name in layer.inputs}
+        unread = [
+            layer
+            for layer in self.graph.layers.values()
+            if layer.inputs and not any(output in read for output in layer.outputs)
+        ]
+        for layer in unread:
+            for output in layer.outputs:
+                del self.graph.tensors[output]
+            del self.graph.layers[layer.name]
+            self.origin.pop(layer.name, None)
+        if unread:
+            self._drop_unread()  # their inputs may now be unread too
 
     def _fold_quantizers(self) -> None:
         """A quantizer whose producer rounds once and feeds nothing else becomes that producer's type."""

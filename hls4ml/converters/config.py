@@ -72,6 +72,9 @@ def layer_entry(kind_name: str, default_reuse_factor: int) -> dict[str, Any]:
         entry['Implementation'] = IMPLEMENTATIONS[kind_name][0]
     if 'Skip' in kind.config_keys:
         entry['Skip'] = False
+    if 'RecurrentReuseFactor' in kind.config_keys:  # recurrent layers, as hls4ml 1.x lists them
+        entry['RecurrentReuseFactor'] = default_reuse_factor
+        entry['Static'] = True
     return entry
 
 

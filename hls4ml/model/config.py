@@ -59,6 +59,8 @@ class LayerSettings:
     implementation: str = 'stable'  # the kind's first IMPLEMENTATIONS entry, set by resolve()
     skip: bool = False
     parallelization_factor: int = 1
+    recurrent_reuse_factor: int = 1  # recurrent layers: the reuse factor of the state product
+    static: bool = True  # recurrent layers: one shared cell (hls4ml's static) or the steps unrolled
     explicit: set[str] = field(default_factory=set)  # precisions set to a concrete type by LayerName/LayerType
 
 
@@ -210,6 +212,12 @@ class HLSConfig:
             )
         if 'Skip' in entry:
             settings.skip = _flag(entry['Skip'], f"{where}['Skip']")
+        if 'RecurrentReuseFactor' in entry:
+            settings.recurrent_reuse_factor = _reuse_factor(
+                entry['RecurrentReuseFactor'], f"{where}['RecurrentReuseFactor']"
+            )
+        if 'Static' in entry:
+            settings.static = _flag(entry['Static'], f"{where}['Static']")
         if 'Implementation' in entry:
             settings.implementation = _choice(entry['Implementation'], implementations, f"{where}['Implementation']")
 

@@ -48,3 +48,12 @@ def test_hgq2_digits_is_bit_exact(tmp_path, capsys) -> None:
     assert results['HGQ2 accuracy'] > 0.8
     assert results['firmware accuracy'] == results['HGQ2 accuracy']
     assert 'outputs that differ' in capsys.readouterr().out
+
+
+def test_lstm_timeseries_keeps_the_float_decisions(tmp_path, capsys) -> None:
+    """The LSTM anomaly detector learns the task, and the firmware keeps its accuracy and decisions."""
+    results = example('lstm_timeseries').main(['--output-dir', str(tmp_path / 'lstm'), '--epochs', '8'])
+    assert results['float accuracy'] > 0.85
+    assert results['firmware accuracy'] >= results['float accuracy'] - 0.02
+    assert results['same decision as float'] >= 0.97
+    assert 'firmware accuracy' in capsys.readouterr().out

@@ -6,6 +6,7 @@ from hls4ml.converters.keras import (  # noqa: F401  (they register their handle
     hgq,
     hgq_tables,
     preprocessing,
+    recurrent,
     selection,
     som,
     spatial,

@@ -20,7 +20,17 @@ import numpy as np
 import onnx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
-from hls4ml.converters.onnx import einsum, gathers, handlers, integer_ops, quant, quantizers, spatial, structure
+from hls4ml.converters.onnx import (
+    einsum,
+    gathers,
+    handlers,
+    integer_ops,
+    quant,
+    quantizers,
+    recurrent,
+    spatial,
+    structure,
+)
 from hls4ml.converters.onnx.handlers import router
 from hls4ml.converters.onnx.integer_domain import dequantize
 from hls4ml.converters.onnx.model import (
@@ -46,6 +56,7 @@ HANDLERS: dict[str, Handler] = {
     **spatial.HANDLERS,
     **quantizers.HANDLERS,
     **gathers.HANDLERS,
+    **recurrent.HANDLERS,
 }
 STANDARD_DOMAINS = ('', 'ai.onnx')
 CONSTANT_OPS = ('Constant', 'Shape')
@@ -76,7 +87,10 @@ def parse_onnx_model(
             f'Supported ops: {", ".join(sorted(HANDLERS))}.'
         )
     wrapper, precisions = clean_model(wrapper)
+    sequences = recurrent.match_recurrent(wrapper.graph)  # after the clean-up: zero initial states folded
+    routers.passed |= sequences.passed  # their transposes and squeezes pass the sample's values on
     walk = _Walk(wrapper, precisions, GraphBuilder(channels_last_conversion, transpose_outputs), routers)
+    walk.recurrent_layers = sequences.layers
     walk.run()
     return walk.builder.finish()
 
@@ -125,6 +139,7 @@ class _Walk:
         self.absorbed: dict[str, str] = {}  # node name -> the tensor of the node that absorbed it
         self.broken: set[str] = set()  # tensors after a refused node of unknown shape
         self.batch: set[int | str | None] = set()
+        self.recurrent_layers: set[str] = set()  # recurrent ops read and written time-major (recurrent.py)
 
     # ---- the walk -------------------------------------------------------------------------------
     def run(self) -> None:
@@ -181,6 +196,9 @@ class _Walk:
                     self._check_extra_outputs(step)
                 if node.op_type not in HANDLERS:  # a constant subgraph the clean-up could not fold
                     raise step.unsupported('this op is supported only on constants, and qonnx could not fold it')
+                if node.name in self.recurrent_layers:
+                    self.operands[node.output[0]] = recurrent.recurrent_layer(step)  # time-major: no shape check
+                    return ''
                 if node.name in self.routers.routers:
                     result = router(step, self.routers.routers[node.name])
                 elif node.domain == CHANNELS_LAST_DOMAIN:

@@ -11,6 +11,7 @@ from hls4ml.converters.pytorch import (  # noqa: F401  (they register their hand
     arithmetic,
     einsum,
     gathers,
+    recurrent,
     selection,
     sequence,
     som,

@@ -9,6 +9,7 @@ tensor's shape is checked against what PyTorch computes, so a node is never sile
 from __future__ import annotations
 
 import inspect
+import operator
 from typing import Any
 
 import numpy as np
@@ -81,6 +82,8 @@ class _Walk:
                 self.values[node] = self.builder.input(Origin(node.name, 'input'), input_shapes[node])
             elif node.op == 'output':
                 self._outputs(node)
+            elif node.target is operator.getitem and not node.users:
+                continue  # an unpacked item nothing reads (`out, _ = lstm(x)`): nothing to convert
             elif node not in self.dependent:
                 self.values[node] = _from_torch(self.results[node])
             else:

@@ -48,15 +48,31 @@ from hls4ml.model.kinds.maps import (
 from hls4ml.model.kinds.pooling import POOL_OPERATIONS, Pooling
 from hls4ml.model.kinds.products import Products
 from hls4ml.model.kinds.record import COMMON_KEYS, KindRecord
+from hls4ml.model.kinds.recurrent import RECURRENT_FUNCTIONS, Recurrent
 from hls4ml.model.kinds.selection import ROUTER_OUTPUTS, SOFT_TOPK_MODES, TOPK_OUTPUTS, Selection
 from hls4ml.model.kinds.sequence import Sequence
 from hls4ml.model.kinds.structure import Moves, Sources
 
 # the families in the order their kinds are listed (docs/layers.md, the completeness test)
-FAMILIES = (Sources, Products, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection, Sequence)
+FAMILIES = (
+    Sources,
+    Products,
+    Recurrent,
+    Attention,
+    Pooling,
+    Moves,
+    Gathers,
+    Arithmetic,
+    Activations,
+    Maps,
+    Selection,
+    Sequence,
+)
 
 
-class Kind(Sources, Products, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection, Sequence):
+class Kind(
+    Sources, Products, Recurrent, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection, Sequence
+):
     """Every IR layer kind: `Kind.X` is kind X's `KindRecord`, which is also its name ('X')."""
 
 
@@ -87,6 +103,7 @@ DEPTHWISE_CONVOLUTIONS = (Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D)
 POOLINGS = (Kind.POOLING1D, Kind.POOLING2D)
 GLOBAL_POOLINGS = (Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D)
 ROUTERS = (Kind.ROUTER, Kind.EXPERT_CHOICE_ROUTER)
+RECURRENT = (Kind.SIMPLE_RNN, Kind.LSTM, Kind.GRU)
 # the spatial kinds by rank (1-D, 2-D), for frontends that know the rank of an operation
 CONV_OF_RANK = {1: Kind.CONV1D, 2: Kind.CONV2D}
 DEPTHWISE_CONV_OF_RANK = {1: Kind.DEPTHWISE_CONV1D, 2: Kind.DEPTHWISE_CONV2D}
@@ -119,9 +136,11 @@ __all__ = [
     'LOSSLESS_ACTIVATIONS',
     'MERGE_OPERATIONS',
     'PARAMETRIZED_ACTIVATIONS',
+    'RECURRENT',
     'POOLINGS',
     'POOLING_OF_RANK',
     'POOL_OPERATIONS',
+    'RECURRENT_FUNCTIONS',
     'REDUCE_OPERATIONS',
     'RESOM_COMBINES',
     'RESOM_DISTANCES',

@@ -1,0 +1,99 @@
+"""Handlers of the Keras 3 recurrent layers: SimpleRNN, LSTM, GRU and Bidirectional around one of them.
+
+A Bidirectional layer is a composition: a forward layer `<name>_forward`, a backward layer
+`<name>_backward` whose sequence output keeps the input positions (as Keras aligns it), and the merge
+named `<name>` (Concatenate for 'concat', Merge add / multiply / average for 'sum' / 'mul' / 'ave').
+Refused with a clear error: stateful=True, return_state=True, merge_mode=None (several outputs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, array_of, handles
+from hls4ml.converters.recurrent_parts import Direction, attributes, check_function
+from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind, KindRecord
+
+KINDS = {'SimpleRNN': Kind.SIMPLE_RNN, 'LSTM': Kind.LSTM, 'GRU': Kind.GRU}
+BIDIRECTIONAL_MERGES = {'sum': 'add', 'mul': 'multiply', 'ave': 'average'}
+
+
+def _function(source: Source, config: dict[str, Any], key: str) -> str:
+    value = config[key]
+    name = value if isinstance(value, str) else getattr(value, '__name__', str(value))
+    try:
+        return check_function(name, source.origin, key)
+    except ValueError as error:
+        raise UnsupportedLayer(str(error)) from None
+
+
+def _direction(source: Source, layer: Any) -> Direction:
+    """The weights and settings of one Keras recurrent layer."""
+    kind: KindRecord = KINDS[type(layer).__name__]
+    config = layer.get_config()
+    for key, refusal in (('stateful', 'stateful=True'), ('return_state', 'return_state=True')):
+        if config.get(key):
+            raise UnsupportedLayer(
+                f'{source.origin}: {refusal} is not supported; the firmware starts from a zero state on every '
+                f'inference and has one output (set {key}=False)'
+            )
+    kernel, recurrent = array_of(layer.cell.kernel), array_of(layer.cell.recurrent_kernel)
+    columns = kernel.shape[1]
+    bias, recurrent_bias = np.zeros(columns), np.zeros(columns)
+    if config['use_bias']:
+        biases = array_of(layer.cell.bias)
+        if biases.ndim == 2:  # GRU reset_after: the input bias and the recurrent bias
+            bias, recurrent_bias = biases[0], biases[1]
+        else:
+            bias = biases
+    direction = Direction(kind, kernel, recurrent, bias, recurrent_bias, _function(source, config, 'activation'))
+    if kind != Kind.SIMPLE_RNN:
+        direction.recurrent_activation = _function(source, config, 'recurrent_activation')
+    if kind == Kind.GRU:
+        direction.reset_after = bool(config['reset_after'])
+    return direction
+
+
+def _steps_shape(source: Source) -> tuple[int, int]:
+    shape = source.input_shapes[0]
+    if len(shape) != 2:
+        raise UnsupportedLayer(f'{source.origin}: expected inputs of shape (steps, features), got {shape}')
+    return shape[0], shape[1]
+
+
+@handles('SimpleRNN', 'LSTM', 'GRU', produces=(Kind.SIMPLE_RNN, Kind.LSTM, Kind.GRU))
+def recurrent(source: Source) -> list[Layer]:
+    layer, config = source.layer, source.config
+    direction = _direction(source, layer)
+    values = attributes(
+        direction, _steps_shape(source), bool(config['return_sequences']), bool(config['go_backwards']), False
+    )
+    return [source.make(direction.kind, **values)]
+
+
+@handles('Bidirectional', produces=(Kind.SIMPLE_RNN, Kind.LSTM, Kind.GRU, Kind.CONCATENATE, Kind.MERGE))
+def bidirectional(source: Source) -> list[Layer]:
+    layer, merge_mode = source.layer, source.config['merge_mode']
+    if merge_mode not in ('concat', *BIDIRECTIONAL_MERGES):
+        raise UnsupportedLayer(
+            f"{source.origin}: merge_mode={merge_mode!r} is not supported (use 'concat', 'sum', 'mul' or 'ave')"
+        )
+    shape = _steps_shape(source)
+    parts = []
+    for part, suffix in ((layer.forward_layer, 'forward'), (layer.backward_layer, 'backward')):
+        if type(part).__name__ not in KINDS:
+            raise UnsupportedLayer(f'{source.origin}: wraps a {type(part).__name__}; SimpleRNN, LSTM or GRU expected')
+        direction = _direction(source, part)
+        config = part.get_config()
+        backward = bool(config['go_backwards'])
+        values = attributes(direction, shape, bool(config['return_sequences']), backward, backward)
+        named = Source(part, f'{source.name}_{suffix}', source.inputs, source.input_shapes)
+        parts.append(named.make(direction.kind, **values))
+    names = [part.name for part in parts]
+    if merge_mode == 'concat':
+        rank = 2 if parts[0].attributes['return_sequences'] else 1
+        return [*parts, source.make(Kind.CONCATENATE, inputs=names, axis=rank - 1)]
+    return [*parts, source.make(Kind.MERGE, inputs=names, op=BIDIRECTIONAL_MERGES[merge_mode])]

@@ -1,0 +1,154 @@
+"""Handlers of torch.nn.RNN (tanh / relu), nn.LSTM and nn.GRU, which torch.fx keeps as leaf modules.
+
+The module call gives `RecurrentResult`, PyTorch's (output, h_n) or (output, (h_n, c_n)); its IR
+layers are made when an item is read: `output` (every step of the last layer; bidirectional: both
+directions concatenated per step) and, for one layer in one direction, `h_n` (shape (1, hidden)). Each
+layer and direction is one IR layer in Keras' layout (`recurrent_parts`): torch's GRU is Keras'
+reset_after=True, its two biases are folded except GRU's candidate recurrent bias. Layers beyond the
+first read the previous layer's output; dropout between layers is inactive in eval mode.
+
+Refused with a clear error: batch_first=False (the firmware's batch is axis 0), LSTM proj_size > 0,
+initial states that are not constant zeros, c_n as an output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hls4ml.converters.builder import Origin, Value
+from hls4ml.converters.pytorch.registry import Step, modules
+from hls4ml.converters.recurrent_parts import TORCH_ORDER, Direction, attributes, keras_layout, split_biases
+from hls4ml.model.kinds import Kind, KindRecord
+
+KINDS = {'RNN': Kind.SIMPLE_RNN, 'LSTM': Kind.LSTM, 'GRU': Kind.GRU}
+
+
+def _array(tensor: Any) -> np.ndarray:
+    return np.asarray(tensor.detach().cpu().numpy(), dtype=np.float64)
+
+
+def _direction(module: Any, kind: KindRecord, layer: int, reverse: bool) -> Direction:
+    suffix = f'_l{layer}' + ('_reverse' if reverse else '')
+    columns = getattr(module, f'weight_hh{suffix}').shape[0]
+    weights = {
+        'input': _array(getattr(module, f'weight_ih{suffix}')),
+        'recurrent': _array(getattr(module, f'weight_hh{suffix}')),
+    }
+    for name, torch_name in (('input_bias', 'bias_ih'), ('recurrent_bias', 'bias_hh')):
+        weights[name] = _array(getattr(module, f'{torch_name}{suffix}')) if module.bias else np.zeros(columns)
+    keras = keras_layout(kind, TORCH_ORDER[kind], weights)
+    bias, recurrent_bias = split_biases(kind, keras['input_bias'], keras['recurrent_bias'])
+    activation = getattr(module, 'nonlinearity', 'tanh')
+    return Direction(kind, keras['kernel'], keras['recurrent_kernel'], bias, recurrent_bias, activation)
+
+
+def _check(step: Step, module: Any, x: Any, hx: Any) -> None:
+    if not isinstance(x, Value) or x.rank != 2:
+        raise step.refuse('expects a (steps, features) input computed from the model inputs')
+    if not module.batch_first:
+        raise step.refuse(
+            'batch_first=False is not supported: the firmware reads samples along axis 0; build the module with '
+            'batch_first=True (the weights are the same) and feed (batch, steps, features)'
+        )
+    if getattr(module, 'proj_size', 0):
+        raise step.refuse(f'proj_size={module.proj_size} is not supported (0)')
+    states = hx if isinstance(hx, tuple) else (hx,)
+    for state in states:
+        if isinstance(state, Value) or (state is not None and np.any(np.asarray(state) != 0)):
+            raise step.refuse('initial states other than zeros are not supported; omit h0 / c0 (zeros)')
+
+
+@dataclass(frozen=True)
+class LastState(Value):
+    """h_n, (1, hidden), of one layer in one direction: its axis 0 is torch's layers x directions, not the
+    batch, so h_n[0] (or h_n[-1]) is the last h itself, (hidden,)."""
+
+    last: Value | None = None
+
+    def item(self, step: Step, index: Any) -> Value:
+        if index not in (0, -1) or self.last is None:
+            raise step.refuse(f'h_n[{index!r}] is not supported (h_n[0] or h_n[-1])')
+        return self.last
+
+
+class RecurrentResult:
+    """PyTorch's (output, h_n) or (output, (h_n, c_n)); the IR layers are made on first use."""
+
+    def __init__(self, step: Step, module: Any, x: Value) -> None:
+        self.step, self.module, self.x = step, module, x
+        self.kind: KindRecord = KINDS[type(module).__name__]
+        self.made: dict[str, Value] = {}
+        self.state: LastState | None = None
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> Any:
+        if index in (0, -2):
+            return self.output()
+        if self.kind == Kind.LSTM:
+            return LstmStates(self)
+        return self.last_state()
+
+    def _layer(self, x: Value, layer: int, reverse: bool, sequences: bool, name: str) -> Value:
+        direction = _direction(self.module, self.kind, layer, reverse)
+        values = attributes(direction, x.shape, sequences, reverse, reverse)
+        origin = self.step.origin if name == '' else self.step.part(name)
+        return self.step.builder.recurrent(origin, x, self.kind, values)
+
+    def _stack(self, x: Value, layer: int, sequences: bool, name: str) -> Value:
+        """Layer `layer` over `x`: one direction, or both concatenated per step."""
+        if not self.module.bidirectional:
+            return self._layer(x, layer, False, sequences, name)
+        forward = self._layer(x, layer, False, sequences, f'{name or "output"}_forward')
+        backward = self._layer(x, layer, True, sequences, f'{name or "output"}_backward')
+        origin = self.step.origin if name == '' else self.step.part(name)
+        joined = Origin(origin.name, 'Concatenate', origin.where)  # LayerType entries of the module do not apply
+        return self.step.builder.concat(joined, [forward, backward], axis=forward.rank - 1)
+
+    def _inputs_of_last(self) -> Value:
+        if 'inputs' not in self.made:
+            x = self.x
+            for layer in range(self.module.num_layers - 1):
+                x = self._stack(x, layer, True, f'l{layer}')
+            self.made['inputs'] = x
+        return self.made['inputs']
+
+    def output(self) -> Value:
+        if 'output' not in self.made:
+            self.made['output'] = self._stack(self._inputs_of_last(), self.module.num_layers - 1, True, '')
+        return self.made['output']
+
+    def last_state(self) -> LastState:
+        """h_n, for one layer in one direction: (1, hidden), the last step's h."""
+        if self.module.num_layers * (2 if self.module.bidirectional else 1) != 1:
+            raise self.step.refuse('h_n of several layers or directions is not supported; use the output sequence')
+        if self.state is None:
+            last = self._layer(self._inputs_of_last(), 0, False, False, 'h_n')
+            shaped = self.step.builder.reshape(self.step.part('h_n_shape'), last, (1, last.shape[0]))
+            self.state = LastState(shaped.tensor, shaped.shape, shaped.perm, last)
+        return self.state
+
+
+class LstmStates:
+    """(h_n, c_n) of an LSTM: h_n as `RecurrentResult.last_state`; c_n is not an output of the kernel."""
+
+    def __init__(self, result: RecurrentResult) -> None:
+        self.result = result
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> LastState:
+        if index in (0, -2):
+            return self.result.last_state()
+        raise self.result.step.refuse('the LSTM cell state c_n is not supported as an output (h_n and output are)')
+
+
+@modules('RNN', 'LSTM', 'GRU')
+def recurrent_module(step: Step, module: Any, x: Any, hx: Any = None) -> RecurrentResult:
+    _check(step, module, x, hx)
+    return RecurrentResult(step, module, x)

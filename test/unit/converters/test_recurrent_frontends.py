@@ -1,0 +1,221 @@
+"""Recurrent layers from Keras 3 and PyTorch, checked by meaning without a compiler: the reference
+interpreter (bit-exact with the firmware, test/csim/keras/test_recurrent_csim.py) run with wide types and
+fine tables must reproduce what the framework computes.
+
+Why 2e-3: with 40-bit states (2^-30 LSB) and tables of 2^20 entries the only visible error is the
+table's left-end grid: each lookup is off by at most its step (2^-14 for tanh, 2^-13 for sigmoid) times
+the slope (<= 1), about 1e-4, and a value passes through at most three lookups per step; over 6 steps,
+with recurrent weights of row sums < 1 (so an error does not grow from step to step), that is < 2e-3.
+A wrong gate order, bias or direction shows up as errors of 0.05 and more.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
+
+import keras  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+from hls4ml.converters import convert_from_keras_model, convert_from_pytorch_model  # noqa: E402
+from hls4ml.model.interpreter import interpret  # noqa: E402
+
+STEPS, FEATURES = 6, 3
+TOLERANCE = 2e-3
+TABLES = {
+    'SimpleRNN': ('act_table',),
+    'GRU': ('act_table', 'rec_table'),
+    'LSTM': ('act_table', 'rec_table', 'cell_table'),
+}
+SAMPLES = np.random.default_rng(3).uniform(-1, 1, (32, STEPS, FEATURES))
+
+
+def fine_config(kinds: tuple[str, ...]) -> dict:
+    """40-bit states and accumulators (cap raised), tables of 2^20 entries, for every recurrent kind."""
+    entries = {kind: {'Precision': dict.fromkeys(TABLES[kind], 'fixed<34,2>'), 'TableSize': 2**20} for kind in kinds}
+    return {'Model': {'Precision': {'default': 'fixed<40,10>', 'maximum': 'fixed<64,16>'}}, 'LayerType': entries}
+
+
+def small_weights(model: keras.Model) -> None:
+    """Weights of magnitude < 0.3, so the recurrent row sums stay below 1 (see the module docstring)."""
+    rng = np.random.default_rng(11)
+    model.set_weights([rng.uniform(-0.3, 0.3, weight.shape) for weight in model.get_weights()])
+
+
+def keras_case(layer: keras.layers.Layer) -> tuple[keras.Model, np.ndarray]:
+    inputs = keras.Input((STEPS, FEATURES))
+    model = keras.Model(inputs, layer(inputs))
+    small_weights(model)
+    return model, np.asarray(model(SAMPLES.astype(np.float32)), dtype=np.float64).reshape(len(SAMPLES), -1)
+
+
+KERAS_LAYERS = {
+    'simple_rnn': lambda: keras.layers.SimpleRNN(4, return_sequences=True),
+    'simple_rnn_relu_backwards': lambda: keras.layers.SimpleRNN(4, activation='relu', go_backwards=True),
+    'lstm': lambda: keras.layers.LSTM(4),
+    'lstm_sequences_backwards': lambda: keras.layers.LSTM(3, return_sequences=True, go_backwards=True),
+    'gru_reset_after': lambda: keras.layers.GRU(4, return_sequences=True),
+    'gru_reset_before': lambda: keras.layers.GRU(4, reset_after=False),
+    'gru_no_bias_softsign': lambda: keras.layers.GRU(3, use_bias=False, activation='softsign'),
+    'bidirectional_concat': lambda: keras.layers.Bidirectional(keras.layers.LSTM(3, return_sequences=True)),
+    'bidirectional_sum': lambda: keras.layers.Bidirectional(keras.layers.GRU(3), merge_mode='sum'),
+    'bidirectional_ave': lambda: keras.layers.Bidirectional(keras.layers.SimpleRNN(3, return_sequences=True), 'ave'),
+}
+
+
+@pytest.mark.parametrize('case', sorted(KERAS_LAYERS))
+def test_keras_layer_matches_keras(tmp_path, case: str) -> None:
+    model, expected = keras_case(KERAS_LAYERS[case]())
+    config = fine_config(('SimpleRNN', 'LSTM', 'GRU'))
+    hls_model = convert_from_keras_model(model, hls_config=config, output_dir=str(tmp_path))
+    (output,), _ = interpret(hls_model, SAMPLES)
+    np.testing.assert_allclose(output.to_double().reshape(len(SAMPLES), -1), expected, atol=TOLERANCE, rtol=0)
+
+
+class TorchStack(torch.nn.Module):
+    """nn.LSTM (2 layers), then a bidirectional nn.GRU, then nn.RNN (relu); the last h_n read as h_n[0]."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = torch.nn.LSTM(FEATURES, 4, num_layers=2, batch_first=True)
+        self.gru = torch.nn.GRU(4, 3, batch_first=True, bidirectional=True)
+        self.rnn = torch.nn.RNN(6, 3, batch_first=True, nonlinearity='relu')
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        sequence, _ = self.lstm(x)
+        sequence, _ = self.gru(sequence)
+        _, last = self.rnn(sequence)
+        return last[0]
+
+
+def test_torch_modules_match_torch(tmp_path) -> None:
+    torch.manual_seed(0)
+    module = TorchStack().eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.uniform_(-0.3, 0.3)
+        expected = module(torch.tensor(SAMPLES, dtype=torch.float32)).numpy()
+    config = {**fine_config(('SimpleRNN', 'LSTM', 'GRU')), 'InputShape': (STEPS, FEATURES)}
+    hls_model = convert_from_pytorch_model(module, hls_config=config, output_dir=str(tmp_path))
+    kinds = [layer.kind for layer in hls_model.graph.layers.values()]
+    assert kinds.count('LSTM') == 2 and kinds.count('GRU') == 2 and kinds.count('SimpleRNN') == 1
+    (output,), _ = interpret(hls_model, SAMPLES)
+    np.testing.assert_allclose(output.to_double(), expected, atol=TOLERANCE, rtol=0)
+
+
+def test_torch_sequence_output_in_framework_order(tmp_path) -> None:
+    """transpose_outputs=True: the (steps, hidden) output of nn.GRU comes back as PyTorch orders it."""
+    torch.manual_seed(1)
+    module = torch.nn.Sequential()
+    gru = torch.nn.GRU(FEATURES, 3, batch_first=True)
+
+    class Sequence(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gru = gru
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.gru(x)[0]
+
+    module = Sequence().eval()
+    with torch.no_grad():
+        expected = module(torch.tensor(SAMPLES, dtype=torch.float32)).numpy().reshape(len(SAMPLES), -1)
+    config = {**fine_config(('GRU',)), 'InputShape': (STEPS, FEATURES)}
+    config['Model']['TransposeOutputs'] = True
+    hls_model = convert_from_pytorch_model(module, hls_config=config, output_dir=str(tmp_path))
+    (output,), _ = interpret(hls_model, SAMPLES)
+    np.testing.assert_allclose(output.to_double(), expected, atol=TOLERANCE, rtol=0)
+
+
+@pytest.mark.parametrize(
+    ('layer', 'message'),
+    [
+        (lambda: keras.layers.LSTM(2, stateful=True), 'stateful=True is not supported'),
+        (lambda: keras.layers.GRU(2, return_state=True), 'return_state=True is not supported'),
+        (lambda: keras.layers.SimpleRNN(2, activation='gelu'), "activation 'gelu' is not supported"),
+        (lambda: keras.layers.LSTM(2, recurrent_activation='hard_sigmoid'), "'hard_sigmoid' is not supported"),
+    ],
+)
+def test_keras_refusals_name_the_layer(tmp_path, layer, message: str) -> None:
+    inputs = keras.Input((STEPS, FEATURES), batch_size=1)
+    built = layer()
+    outputs = built(inputs)
+    model = keras.Model(inputs, outputs[0] if isinstance(outputs, list) else outputs)
+    with pytest.raises(ValueError, match=message) as error:
+        convert_from_keras_model(model, output_dir=str(tmp_path))
+    assert built.name in str(error.value)
+
+
+def test_torch_refusals(tmp_path) -> None:
+    class BatchSecond(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lstm = torch.nn.LSTM(FEATURES, 2)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.lstm(x)[0]
+
+    with pytest.raises(ValueError, match='batch_first=False is not supported'):
+        convert_from_pytorch_model(
+            BatchSecond(), hls_config={'InputShape': (STEPS, FEATURES)}, output_dir=str(tmp_path)
+        )
+
+
+class OnnxStack(torch.nn.Module):
+    """What torch.onnx.export writes as ONNX LSTM (2 layers), GRU (bidirectional) and RNN (relu) ops."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = torch.nn.LSTM(FEATURES, 4, num_layers=2, batch_first=True)
+        self.gru = torch.nn.GRU(4, 3, batch_first=True, bidirectional=True)
+        self.rnn = torch.nn.RNN(6, 3, batch_first=True, nonlinearity='relu')
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.rnn(self.gru(self.lstm(x)[0])[0])[0]
+
+
+def exported(module: torch.nn.Module):
+    import io
+
+    import onnx
+
+    buffer = io.BytesIO()
+    torch.onnx.export(module, torch.zeros(1, STEPS, FEATURES), buffer, input_names=['x'], dynamo=False)
+    return onnx.load_from_string(buffer.getvalue())
+
+
+def test_onnx_recurrent_ops_match_torch(tmp_path) -> None:
+    from hls4ml.converters import convert_from_onnx_model
+
+    torch.manual_seed(4)
+    module = OnnxStack().eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.uniform_(-0.3, 0.3)
+        expected = module(torch.tensor(SAMPLES, dtype=torch.float32)).numpy().reshape(len(SAMPLES), -1)
+    config = fine_config(('SimpleRNN', 'LSTM', 'GRU'))
+    config['Model']['TransposeOutputs'] = True
+    hls_model = convert_from_onnx_model(exported(module), hls_config=config, output_dir=str(tmp_path))
+    kinds = [layer.kind for layer in hls_model.graph.layers.values()]
+    assert kinds == ['Input', 'LSTM', 'LSTM', 'GRU', 'GRU', 'Concatenate', 'SimpleRNN']
+    (output,), _ = interpret(hls_model, SAMPLES)
+    np.testing.assert_allclose(output.to_double(), expected, atol=TOLERANCE, rtol=0)
+
+
+def test_onnx_recurrent_op_outside_the_torch_form_is_refused(tmp_path) -> None:
+    """A recurrent op whose Y_h (torch's h_n) is read is refused, naming the op."""
+    from hls4ml.converters import convert_from_onnx_model
+
+    class LastState(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gru = torch.nn.GRU(FEATURES, 3, batch_first=True)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.gru(x)[1]
+
+    with pytest.raises(ValueError, match='GRU.*only the first output is supported'):
+        convert_from_onnx_model(exported(LastState().eval()), output_dir=str(tmp_path))
