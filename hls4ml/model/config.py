@@ -40,6 +40,7 @@ UNIVERSAL_LAYER_KEYS = {'ReuseFactor', 'Strategy'}
 STRATEGY_ALIASES = {'resourceunrolled': 'resource', 'resource_unrolled': 'resource'}
 SECTIONS = ('Model', 'LayerType', 'LayerName')
 PIPELINE_STYLES = ('auto', 'pipeline', 'dataflow')
+EXACT = 'exact'  # the default of a kind's `exact_types` here: no default precision reaches them
 CHANNELS_LAST_MODES = ('full', 'internal', 'off')
 # what a Model-level Precision dict may name: the defaults and any layer kind's typed variable
 MODEL_PRECISION_KEYS = {'default', 'maximum'} | {
@@ -152,12 +153,11 @@ class HLSConfig:
             trace=self.trace_output,
             implementation=implementations[0],
         )
-        settings.precisions = {
-            var: self._precision(var, default, levels) for var, default in kind.type_defaults.items()
-        }
+        defaults = {var: EXACT if var in kind.exact_types else default for var, default in kind.type_defaults.items()}
+        settings.precisions = {var: self._precision(var, default, levels) for var, default in defaults.items()}
         settings.explicit = {
             var
-            for var, default in kind.type_defaults.items()
+            for var, default in defaults.items()
             for entry, where in levels
             if not isinstance(
                 _entry_precision(var, default, entry, where) or UnspecifiedPrecisionType(), UnspecifiedPrecisionType
@@ -186,6 +186,8 @@ class HLSConfig:
                 return found
         if var in self.model_precision:
             return self.model_precision[var]
+        if default == EXACT:  # an internal type the kernel needs exact: the precision rule sets it
+            return UnspecifiedPrecisionType()
         if default == 'auto':  # not configured anywhere: the model default, as in hls4ml
             return self.default_precision
         return parse_precision(default)  # kinds with a fixed default (tables)

@@ -51,6 +51,10 @@ class KindRecord(str):
     choices: Mapping[str, tuple[str, ...]]  # attribute -> its values, the default first
     ignored_precisions: tuple[str, ...]  # hls4ml 1.x precision keys accepted for compatibility, unused here
     tables: TableRule | None  # the lookup tables its kernel reads, chosen from its types
+    # internal types the kernel is only correct with as the precision rule sets them (a square root's
+    # operand, an exact division): a Model or layer default precision does not reach them, only a
+    # setting that names the variable does
+    exact_types: tuple[str, ...]
 
     def __new__(
         cls,
@@ -67,8 +71,12 @@ class KindRecord(str):
         choices: Mapping[str, tuple[str, ...]] | None = None,
         ignored_precisions: tuple[str, ...] = (),
         tables: TableRule | None = None,
+        exact_types: tuple[str, ...] = (),
     ) -> KindRecord:
         record = super().__new__(cls, name)
+        unknown = sorted(set(exact_types) - set(types))
+        if unknown:
+            raise ValueError(f'layer kind {name}: exact_types {unknown} are not among its types')
         facts: dict[str, Any] = {
             'type_defaults': MappingProxyType(dict(types)),
             'weights': weights,
@@ -81,6 +89,7 @@ class KindRecord(str):
             'choices': MappingProxyType(dict(choices or {})),
             'ignored_precisions': ignored_precisions,
             'tables': tables,
+            'exact_types': exact_types,
         }
         for key, value in facts.items():  # a block's static methods are kept as the plain functions
             object.__setattr__(record, key, value.__func__ if isinstance(value, staticmethod) else value)

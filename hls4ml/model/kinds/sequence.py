@@ -103,6 +103,7 @@ class Sequence:
         reference=_layernorm_reference,
         weights=('scale', 'bias'),
         weight_shapes=_layernorm_weights,
+        exact_types=LAYERNORM_INTERNALS,
     )
 
     # ---- Embedding: each integer index selects a row of a (n_vocab, n_dim) table, a ROM ---------------

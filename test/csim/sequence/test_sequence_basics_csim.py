@@ -277,6 +277,28 @@ def test_onnx_layer_normalization_op(tmp_path) -> None:
     _check(hls_model, x, channels_last, atol=layernorm_tolerance(hidden, np.ones(8), 8, input_error=0.01))
 
 
+def test_layer_normalization_keeps_its_exact_types_under_one_model_precision(tmp_path) -> None:
+    """{'Model': {'Precision': 'fixed<18,8>'}} (one type for the whole model, as hls4ml 1.x users write
+    it) gives the result that type, but not the internal sum, variance and root: they stay what the
+    precision rule derives (a variance wrapped negative in 18 bits made the square root garbage)."""
+    inputs = keras.Input((4, 6))
+    hidden = L.Dense(8, name='proj')(inputs)
+    model = keras.Model(inputs, L.LayerNormalization(epsilon=1e-3, name='ln')(L.Add()([hidden, hidden])))
+    config = {'Model': {'Precision': 'fixed<18,8>', 'ReuseFactor': 1, 'Strategy': 'Latency'}}
+    hls_model = hls4ml.converters.convert_from_keras_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis'
+    )
+    types = hls_model.graph.layers['ln'].types
+    assert str(types['result']) == 'fixed<18,8>' and types['variance'].width > 18
+    x = _inputs((4, 6))
+    framework = model.predict(x, verbose=0)
+    hidden_values = keras.Model(inputs, model.get_layer('proj').output).predict(x, verbose=0)
+    # the normalization's input is a sum of two dense outputs (each within 0.01, see the top); the result
+    # type has 10 fraction bits (one more LSB of rounding)
+    atol = layernorm_tolerance(2 * hidden_values, np.ones(8), 8, input_error=0.02) + 2.0**-10
+    _check(hls_model, x, framework, atol)
+
+
 @pytest.mark.parametrize('backend', BACKENDS[1:])
 def test_layer_normalization_is_identical_on_every_backend(backend: str, tmp_path) -> None:
     model = keras_layernorm((3, 8), epsilon=1e-5)
