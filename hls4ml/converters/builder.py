@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.converters.pointwise import convolution_rows, pointwise_dense
 from hls4ml.model.einsum import EinsumError, plan, split_equation
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import (
@@ -49,7 +50,7 @@ from hls4ml.model.kinds import (
 from hls4ml.model.names import NameTable
 from hls4ml.model.reference.soft_topk import strength_exponent
 from hls4ml.model.shape_rules import window_output
-from hls4ml.model.types import PrecisionType
+from hls4ml.model.types import IntegerPrecisionType, PrecisionType
 
 CHANNELS_LAST_MODES = ('full', 'internal', 'off')
 AXES = {1: ('width',), 2: ('height', 'width')}
@@ -225,17 +226,14 @@ class GraphBuilder:
         """`x @ kernel + biases` on a vector; `kernel` is (n_in, n_out). `types` preset precisions
         (weight=, bias=, ...) that the config keeps unless it names another type."""
         weight = np.asarray(kernel, dtype=np.float64)
-        if x.rank != 1:
-            raise UnsupportedOperation(
-                f'{origin}: a matrix product over inputs of shape {x.shape} is not supported (only vectors); '
-                'flatten the input first'
-            )
-        if weight.ndim != 2 or weight.shape[0] != x.shape[0]:
+        if weight.ndim != 2 or weight.shape[0] != x.shape[-1]:
             raise UnsupportedOperation(f'{origin}: weights of shape {weight.shape} do not fit inputs of {x.shape}')
         n_out = weight.shape[1]
         bias = np.zeros(n_out) if biases is None else np.asarray(biases, dtype=np.float64).reshape(-1)
         if bias.shape != (n_out,):
             raise UnsupportedOperation(f'{origin}: a bias of shape {bias.shape} does not fit {n_out} outputs')
+        if x.rank > 1:
+            return self._dense_rows(origin, x, weight, bias, types)
         name = self._emit(
             origin,
             Kind.DENSE,
@@ -259,6 +257,24 @@ class GraphBuilder:
             raise UnsupportedOperation(f'{origin}: {error}') from None
         name = self._emit(origin, Kind.EINSUM, [a.tensor, b.tensor], equation=ir_equation)
         return Value(name, shape, tuple(range(len(shape))))
+    def _dense_rows(
+        self, origin: Origin, x: Value, weight: np.ndarray, bias: np.ndarray, types: dict[str, Any]
+    ) -> Value:
+        """The dense layer along the last framework axis: a pointwise convolution over the rows in
+        framework order (`converters/pointwise.py`), the rows flattened first when there are 3 or more."""
+        x = self.framework_order(x, origin)
+        rows = x.shape[:-1]
+        flat_rows = convolution_rows(rows)
+        if flat_rows != rows:
+            x = self.reshape(Origin(f'{origin.name}_rows', origin.op, origin.where), x, (*flat_rows, x.shape[-1]))
+        kind, weights, attributes = pointwise_dense(flat_rows, weight, bias)
+        name = self._emit(origin, kind, [x.tensor], types=types, weights=weights, **attributes)
+        result = Value(name, (*flat_rows, weight.shape[1]), tuple(range(len(flat_rows) + 1)))
+        if flat_rows != rows:
+            result = self.reshape(
+                Origin(f'{origin.name}_unrows', origin.op, origin.where), result, (*rows, weight.shape[1])
+            )
+        return result
 
     def conv(
         self,
@@ -398,12 +414,14 @@ class GraphBuilder:
         return Value(name, x.shape, x.perm)
 
     def softmax(self, origin: Origin, x: Value, axis: int) -> Value:
+        """Softmax over framework `axis`: the tensor laid out with that axis last (a Transpose when it is
+        not already), then rows of that axis (attribute n_slice)."""
         axis = axis + x.rank if axis < 0 else axis
-        if x.rank != 1 or axis != 0:
-            raise UnsupportedOperation(
-                f'{origin}: softmax over axis {axis} of a tensor of shape {x.shape} is not supported (only vectors)'
-            )
-        name = self._emit(origin, Kind.SOFTMAX, [x.tensor], n_in=x.shape[0], axis=-1)
+        if not 0 <= axis < x.rank:
+            raise UnsupportedOperation(f'{origin}: softmax over axis {axis} of a tensor of shape {x.shape}')
+        if inverse(x.perm)[axis] != x.rank - 1:
+            x = self.layout(x, tuple(index for index in x.perm if index != axis) + (axis,), origin)
+        name = self._emit(origin, Kind.SOFTMAX, [x.tensor], n_in=math.prod(x.shape), n_slice=x.shape[axis], axis=-1)
         return Value(name, x.shape, x.perm)
 
     def topk(
@@ -509,6 +527,42 @@ class GraphBuilder:
         """Inference batch normalization folded to one scale and bias per channel (framework axis 0)."""
         column = (-1,) + (1,) * (x.rank - 1)
         return self.affine(origin, x, np.reshape(scale, column), np.reshape(bias, column))
+
+    def layer_norm(
+        self, origin: Origin, x: Value, axes: int, scale: np.ndarray | None, bias: np.ndarray | None, epsilon: float
+    ) -> Value:
+        """Layer normalization over the last `axes` framework axes (their values are one row in framework
+        order), with a scale and bias per value of the row (None: 1 and 0)."""
+        if not 1 <= axes <= x.rank:
+            raise UnsupportedOperation(f'{origin}: layer normalization over the last {axes} axes of {x.shape}')
+        x = self.framework_order(x, origin)
+        n = math.prod(x.shape[x.rank - axes :])
+        weights = {
+            'scale': np.ones(n) if scale is None else np.asarray(scale, dtype=np.float64).reshape(-1),
+            'bias': np.zeros(n) if bias is None else np.asarray(bias, dtype=np.float64).reshape(-1),
+        }
+        if any(values.shape != (n,) for values in weights.values()):
+            raise UnsupportedOperation(f'{origin}: a scale or bias does not fit rows of {n} values')
+        size, epsilon = math.prod(x.shape), float(epsilon)
+        name = self._emit(
+            origin, Kind.LAYER_NORMALIZATION, [x.tensor], weights=weights, n_in=size, n_slice=n, epsilon=epsilon
+        )
+        return Value(name, x.shape, x.perm)
+
+    def embedding(self, origin: Origin, x: Value, table: np.ndarray) -> Value:
+        """Rows of `table` (n_vocab, n_dim) selected by integer indices; a model input read directly gets
+        the integer type int<32> unless the frontend gave it one (the frameworks feed int32/int64)."""
+        table = np.asarray(table, dtype=np.float64)
+        if table.ndim != 2:
+            raise UnsupportedOperation(f'{origin}: an embedding table of shape {table.shape} (needs 2 axes)')
+        x = self.framework_order(x, origin)
+        producer = self.graph.layers.get(x.tensor)
+        if producer is not None and producer.kind == Kind.INPUT and 'result' not in producer.types:
+            producer.types['result'] = IntegerPrecisionType(32, True)
+        n_vocab, n_dim = table.shape
+        attributes = {'n_in': math.prod(x.shape), 'n_vocab': n_vocab, 'n_dim': n_dim}
+        name = self._emit(origin, Kind.EMBEDDING, [x.tensor], weights={'embeddings': table}, **attributes)
+        return Value(name, (*x.shape, n_dim), tuple(range(x.rank + 1)))
 
     def merge(self, origin: Origin, a: Value, b: Value, op: str) -> Value:
         if op not in MERGE_OPS:

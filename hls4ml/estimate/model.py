@@ -19,6 +19,7 @@ from hls4ml.estimate import kinds_other as other
 from hls4ml.estimate import kinds_products as products
 from hls4ml.estimate import kinds_quantizer as quantizer
 from hls4ml.estimate import kinds_selection as selection
+from hls4ml.estimate import kinds_sequence as sequence
 from hls4ml.estimate.context import LayerModel, RuleContext
 from hls4ml.estimate.mapping import bit_operations, map_cost
 from hls4ml.estimate.primitives import ZERO, Cost, Memory, Range
@@ -28,7 +29,7 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.passes.fifo_depths import stream_pack
 
 # every module with @estimator_rule functions; importing them fills the table
-RULE_MODULES = (attention, maps, other, products, quantizer, selection)
+RULE_MODULES = (attention, maps, other, products, quantizer, selection, sequence)
 RULES: Mapping[str, Rule] = MappingProxyType(REGISTERED)  # every kind but the ports (a port is not a circuit)
 
 

@@ -56,11 +56,28 @@ def _reciprocal(x: np.ndarray) -> np.ndarray:
         return np.where(x == 0, np.inf, 1.0 / np.where(x == 0, 1.0, x))
 
 
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """x * Phi(x), the exact (erf) form of Keras gelu(approximate=False) and torch GELU('none')."""
+    erf = np.asarray(_erf(np.asarray(x, dtype=np.float64) / math.sqrt(2.0)), dtype=np.float64)
+    return 0.5 * x * (1.0 + erf)
+
+
+def _gelu_tanh(x: np.ndarray) -> np.ndarray:
+    """The tanh approximation of Keras gelu(approximate=True) and torch GELU('tanh')."""
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+
+
 FUNCTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     'sigmoid': _sigmoid,
     'tanh': np.tanh,
     'softsign': lambda x: x / (1.0 + np.abs(x)),
     'softplus': lambda x: np.logaddexp(0.0, x),
+    'gelu': _gelu,
+    'gelu_tanh': _gelu_tanh,
+    'silu': lambda x: x * _sigmoid(x),
     'elu': np.expm1,
     'selu': lambda x: SELU_SCALE * SELU_ALPHA * np.expm1(x),
     'exp': np.exp,
@@ -73,8 +90,13 @@ LIMITS: dict[str, tuple[int, int | None]] = {
     'tanh': (-1, 1),
     'softsign': (-1, 1),
     'softplus': (0, None),
+    'gelu': (0, None),
+    'gelu_tanh': (0, None),
+    'silu': (0, None),
 }
-"""The values the kernels use below / above the table (None: softplus passes x through)."""
+"""The values the kernels use below / above the table (None: the kernel passes x through)."""
+# the functions that tend to 0 below their table and to x above it (`nnet::ramp_table_op`)
+RAMP_FUNCTIONS = ('softplus', 'gelu', 'gelu_tanh', 'silu')
 
 
 @dataclass(frozen=True)
@@ -255,7 +277,8 @@ def activation_table(
     source = _as_fixed(input_type, f'{function} input')
     kind = _as_fixed(table_type, f'{function} table')
     reach = _reach(function, kind, size)
-    high = {'elu': 0.0, 'selu': 0.0, 'softplus': min(reach, kind.max)}.get(function, reach)  # elu/selu: x < 0
+    high = min(reach, kind.max) if function in RAMP_FUNCTIONS else reach
+    high = 0.0 if function in ('elu', 'selu') else high  # elu/selu: only x < 0 reads the table
     low, high, lsb = _input_window(source, -reach, high)
     return make_table(function, low, high, lsb, size, kind)
 
@@ -268,11 +291,26 @@ def _reach(function: str, table_type: FixedPrecisionType, size: int) -> float:
         return _tail(table_type, 2.0) / 2.0
     if function == 'selu':
         return _tail(table_type, SELU_SCALE * SELU_ALPHA)
+    if function in RAMP_FUNCTIONS:
+        return _ramp_reach(function, table_type)
     if function == 'softsign':
         # 1 - softsign(r) = 1 / (1 + r) decays slowly: balance that tail error against the step
         # error (slope 1, step 2r / size) at r = sqrt(size / 2), rounded to a power of two.
         return min(2.0 ** round(math.log2(math.sqrt(size / 2))), 2.0 / _lsb(table_type))
     raise ValueError(f'{function!r} is not a one-table activation')
+
+
+def _ramp_reach(function: str, table_type: FixedPrecisionType) -> float:
+    """The first multiple of 1/4 from which f(-r) is within half an LSB of 0 and f(r) of r: beyond it
+    the kernel's limits (0 below, x above) are as good as entries. Both tails shrink monotonically
+    from there on (softplus like exp(-r), silu like r exp(-r), gelu like exp(-r**2 / 2))."""
+    if function == 'softplus':
+        return _tail(table_type)
+    half, values = _lsb(table_type) / 2.0, FUNCTIONS[function]
+    reach = 1.0
+    while abs(float(values(np.array([-reach]))[0])) >= half or abs(float(values(np.array([reach]))[0]) - reach) >= half:
+        reach += 0.25
+    return reach
 
 
 def softmax_tables(

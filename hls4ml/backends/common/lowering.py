@@ -18,6 +18,7 @@ from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import TABLE_ACTIVATIONS, Kind
+from hls4ml.model.kinds.activations import softmax_row
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -117,6 +118,9 @@ def lower_hard_activation(layer: Layer, context: LoweringContext) -> LayerImpl:
 def lower_softmax_layer(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_softmax.h', 'nnet::softmax_config', 'nnet::softmax')
     impl.statics.append(('unsigned', 'io_type', context.io_type))
+    row = softmax_row(layer)
+    if row != layer.attributes['n_in']:  # rows along the last axis (else the kernel's default: one row)
+        impl.statics.append(('unsigned', 'n_slice', str(row)))
     return lower_softmax(layer, context, impl)
 
 

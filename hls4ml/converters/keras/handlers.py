@@ -15,8 +15,10 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.keras.quantized import dequantized_kernel, quantization_mode
+from hls4ml.converters.pointwise import convolution_rows, pointwise_dense
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import ACTIVATIONS, Kind, KindRecord
+from hls4ml.model.types import IntegerPrecisionType
 
 
 class UnsupportedLayer(ValueError):
@@ -92,13 +94,6 @@ def array_of(variable: Any) -> np.ndarray:
     return np.asarray(keras.ops.convert_to_numpy(variable), dtype=np.float64)
 
 
-def _features(source: Source) -> int:
-    shape = source.input_shapes[0]
-    if len(shape) != 1:
-        raise UnsupportedLayer(f'{source.origin}: inputs of shape {shape} are not supported yet (only 1-D features)')
-    return shape[0]
-
-
 @handles('InputLayer', produces=(Kind.INPUT,))
 def input_layer(source: Source) -> list[Layer]:
     shape = tuple(source.layer.batch_shape[1:])
@@ -107,7 +102,12 @@ def input_layer(source: Source) -> list[Layer]:
             f'{source.origin}: every input dimension must be fixed, got {shape}; '
             'give keras.Input(shape=...) a size for each axis'
         )
-    return [source.make(Kind.INPUT, inputs=[], shape=shape)]
+    layer = source.make(Kind.INPUT, inputs=[], shape=shape)
+    dtype = str(getattr(source.layer, 'dtype', 'float32'))
+    if dtype.startswith(('int', 'uint')):  # integer inputs (indices of an Embedding) keep their integer type
+        width = int(dtype.removeprefix('u').removeprefix('int'))
+        layer.types['result'] = IntegerPrecisionType(width, not dtype.startswith('u'))
+    return [layer]
 
 
 # the kinds `activation_layers` makes: the `produces` of every handler that calls it
@@ -121,12 +121,7 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
     if name in ACTIVATIONS:
         return [source.make(Kind.ACTIVATION, activation=name, n_in=n_in)]
     if name == 'softmax':
-        if len(source.input_shapes[0]) != 1:
-            raise UnsupportedLayer(
-                f'{source.origin}: softmax of a tensor of shape {source.input_shapes[0]} is not supported yet '
-                '(only 1-D inputs)'
-            )
-        return [source.make(Kind.SOFTMAX, n_in=n_in, axis=-1)]
+        return softmax_layers(source, -1)
     if name == 'leaky_relu':
         return [source.make(Kind.PARAMETRIZED_ACTIVATION, activation='leaky_relu', n_in=n_in, activ_param=0.2)]
     if name == 'hard_sigmoid':
@@ -134,17 +129,48 @@ def activation_layers(source: Source, name: str) -> list[Layer]:
     raise UnsupportedLayer(f"{source.origin}: activation '{name}' is not supported")
 
 
-@handles('Dense', produces=(Kind.DENSE, *ACTIVATION_KINDS))
+@handles('Dense', produces=(Kind.DENSE, Kind.CONV1D, Kind.CONV2D, Kind.RESHAPE, *ACTIVATION_KINDS))
 def dense(source: Source) -> list[Layer]:
-    n_in = _features(source)
     if quantization_mode(source.layer) is None:
         kernel = array_of(source.layer.kernel)
     else:  # weight-only int8 / int4 (the other modes are refused before any handler runs)
         kernel = dequantized_kernel(source.layer)
     n_out = kernel.shape[1]
     bias = array_of(source.layer.bias) if source.layer.use_bias else np.zeros(n_out)
-    layer = source.make(Kind.DENSE, n_in=n_in, n_out=n_out, weights={'weight': kernel, 'bias': bias})
-    return [layer, *fused_activation(source, source.config['activation'], (n_out,))]
+    return dense_layers(source, kernel, bias, source.config['activation'])
+
+
+def dense_layers(source: Source, kernel: np.ndarray, bias: np.ndarray, activation: Any = 'linear') -> list[Layer]:
+    """A Dense on a vector; on a tensor of higher rank, Keras applies it along the last axis: the
+    pointwise convolution of `converters/pointwise.py`, between two Reshapes for 3 or more row axes.
+    The layer named after the Keras layer is the product, so its LayerName entry reaches it."""
+    shape = source.input_shapes[0]
+    n_out = kernel.shape[1]
+    if len(shape) == 1:
+        layer = source.make(Kind.DENSE, n_in=shape[0], n_out=n_out, weights={'weight': kernel, 'bias': bias})
+        return [layer, *fused_activation(source, activation, (n_out,))]
+    rows = convolution_rows(tuple(shape[:-1]))
+    kind, weights, attributes = pointwise_dense(rows, kernel, bias)
+    before: list[Layer] = []
+    inputs = source.inputs
+    if rows != tuple(shape[:-1]):
+        flat = Source(source.layer, f'{source.name}_rows', source.inputs, source.input_shapes)
+        before = [_own_layer(flat.make(Kind.RESHAPE, target_shape=(*rows, shape[-1])))]
+        inputs = [flat.name]
+    product = source.make(kind, inputs=inputs, weights=weights, **attributes)
+    after = fused_activation(source, activation, (*rows, n_out))
+    if rows == tuple(shape[:-1]):
+        return [*before, product, *after]
+    last = after[-1].name if after else source.name
+    restore = Source(source.layer, f'{source.name}_unrows', [last], [(*rows, n_out)])
+    return [*before, product, *after, _own_layer(restore.make(Kind.RESHAPE, target_shape=(*shape[:-1], n_out)))]
+
+
+def _own_layer(layer: Layer) -> Layer:
+    """A layer a handler adds beside the one named after the Keras layer: its LayerType and LayerName
+    entries (a Dense's Strategy, say) are not for this layer."""
+    layer.source_class = ''
+    return layer
 
 
 def fused_activation(source: Source, activation: Any, shape: tuple[int, ...]) -> list[Layer]:
@@ -153,10 +179,8 @@ def fused_activation(source: Source, activation: Any, shape: tuple[int, ...]) ->
     if name == 'linear':
         return []
     follower = Source(source.layer, f'{source.name}_{name}', [source.name], [shape])
-    layers = activation_layers(follower, name)
-    for layer in layers:  # a layer of its own: LayerType / LayerName entries of the Keras layer do not apply
-        layer.source_class = ''
-    return layers
+    # a layer of its own: LayerType / LayerName entries of the Keras layer do not apply
+    return [_own_layer(layer) for layer in activation_layers(follower, name)]
 
 
 def _activation_name(source: Source, activation: Any) -> str:
@@ -217,12 +241,37 @@ def prelu(source: Source) -> list[Layer]:
     return [source.make(Kind.PRELU, n_in=int(np.prod(shape)), weights={'alpha': alpha})]
 
 
-@handles('Softmax', produces=(Kind.SOFTMAX,))
+@handles('Softmax', produces=(Kind.SOFTMAX, Kind.TRANSPOSE))
 def softmax(source: Source) -> list[Layer]:
     axis = source.config.get('axis', -1)
-    if axis not in (-1, len(source.input_shapes[0])) and axis != [-1]:
-        raise UnsupportedLayer(f'{source.origin}: softmax over axis {axis} is not supported (only the last axis)')
-    return activation_layers(source, 'softmax')
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    if len(axes) != 1:
+        raise UnsupportedLayer(f'{source.origin}: softmax over several axes {axis} is not supported (one axis)')
+    return softmax_layers(source, int(axes[0]))
+
+
+def softmax_layers(source: Source, axis: int) -> list[Layer]:
+    """Softmax over `axis` (of the sample, Keras counts the batch axis: 1 is the first): rows of the
+    last axis (attribute n_slice); another axis is moved last by a Transpose and back by another."""
+    shape = source.input_shapes[0]
+    position = axis % (len(shape) + 1) - 1 if axis >= 0 else axis % len(shape)
+    if not 0 <= position < len(shape):
+        raise UnsupportedLayer(f'{source.origin}: softmax over axis {axis} (the batch axis) is not supported')
+    row = {'n_in': int(np.prod(shape)), 'n_slice': shape[position], 'axis': -1}
+    if position == len(shape) - 1:
+        return [source.make(Kind.SOFTMAX, **row)]
+    if len(shape) > 3:
+        raise UnsupportedLayer(
+            f'{source.origin}: softmax over axis {axis} of a {len(shape)}-D tensor is not supported (any axis of '
+            'a tensor of up to 3 axes, or the last axis)'
+        )
+    perm = tuple(index for index in range(len(shape)) if index != position) + (position,)
+    moved = Source(source.layer, f'{source.name}_axis_last', source.inputs, source.input_shapes)
+    before = _own_layer(moved.make(Kind.TRANSPOSE, perm=perm))
+    middle = source.make(Kind.SOFTMAX, inputs=[moved.name], **row)
+    back = Source(source.layer, f'{source.name}_axis_back', [source.name], [tuple(shape[i] for i in perm)])
+    restore = tuple(perm.index(index) for index in range(len(shape)))
+    return [before, middle, _own_layer(back.make(Kind.TRANSPOSE, perm=restore))]
 
 
 @handles('BatchNormalization', produces=(Kind.BATCH_NORMALIZATION,))
@@ -242,3 +291,37 @@ def batch_normalization(source: Source) -> list[Layer]:
         'bias': np.broadcast_to(bias, source.input_shapes[0]).reshape(-1).copy(),
     }
     return [source.make(Kind.BATCH_NORMALIZATION, n_in=n_in, weights=per_element)]
+
+
+@handles('LayerNormalization', produces=(Kind.LAYER_NORMALIZATION,))
+def layer_normalization(source: Source) -> list[Layer]:
+    """Over the last axis, with epsilon, center (beta) and scale (gamma); docs/sequence.md."""
+    layer, config, shape = source.layer, source.config, source.input_shapes[0]
+    axes = config.get('axis', -1)
+    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
+    if [axis % (len(shape) + 1) for axis in axes] != [len(shape)]:
+        raise UnsupportedLayer(
+            f'{source.origin}: layer normalization over axis {config.get("axis")} of inputs of shape {shape} is not '
+            'supported (only the last axis, axis=-1)'
+        )
+    if config.get('rms_scaling'):
+        raise UnsupportedLayer(f'{source.origin}: rms_scaling=True is not supported (the mean is subtracted)')
+    n = shape[-1]
+    gamma = array_of(layer.gamma) if config.get('scale', True) else np.ones(n)
+    beta = array_of(layer.beta) if config.get('center', True) else np.zeros(n)
+    attributes = {'n_in': int(np.prod(shape)), 'n_slice': n, 'epsilon': float(config.get('epsilon', 1e-3))}
+    return [source.make(Kind.LAYER_NORMALIZATION, weights={'scale': gamma, 'bias': beta}, **attributes)]
+
+
+@handles('Embedding', produces=(Kind.EMBEDDING,))
+def embedding(source: Source) -> list[Layer]:
+    """Integer indices -> rows of the table (docs/sequence.md: an index outside the table gives zeros)."""
+    config, shape = source.config, source.input_shapes[0]
+    if config.get('mask_zero'):
+        raise UnsupportedLayer(
+            f'{source.origin}: mask_zero=True is not supported (the mask would change what later layers compute)'
+        )
+    table = array_of(source.layer.embeddings)
+    n_vocab, n_dim = table.shape
+    attributes = {'n_in': int(np.prod(shape)), 'n_vocab': n_vocab, 'n_dim': n_dim}
+    return [source.make(Kind.EMBEDDING, weights={'embeddings': table}, **attributes)]

@@ -31,6 +31,7 @@ from hls4ml.converters.keras.handlers import (
     fused_activation,
     handles,
 )
+from hls4ml.converters.pointwise import pointwise_dense
 from hls4ml.model import einsum as einsum_equations
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import CONV_OF_RANK, Kind
@@ -284,17 +285,15 @@ def _einsum_dense_layer(source: Source, inputs: list[str], kernel: np.ndarray, q
 
 def _affine_layer(source: Source, inputs: list[str], kernel: np.ndarray, bias: np.ndarray) -> Layer:
     """A Dense for a 1-D input; over the last axis of a 2-D or 3-D input, as Keras applies a dense
-    layer, a pointwise convolution (window 1, stride 1) of the same kernel."""
+    layer, the pointwise convolution of `converters/pointwise.py` (the plain Dense handler's form)."""
     shape = source.input_shapes[0]
     weights = {'weight': kernel, 'bias': bias}
     if len(shape) == 1:
         return source.make(Kind.DENSE, inputs=inputs, n_in=kernel.shape[0], n_out=kernel.shape[1], weights=weights)
     if len(shape) > 3:
         raise UnsupportedLayer(f'{source.origin}: inputs of shape {shape} are not supported (at most 3-D)')
-    rank = len(shape) - 1
-    pointwise = kernel.reshape((1,) * rank + kernel.shape)
-    inner = Source(source.layer, source.name, inputs, source.input_shapes, config_override={})
-    return spatial._convolution(inner, rank, CONV_OF_RANK[rank], pointwise, bias, kernel.shape[1])
+    kind, weights, attributes = pointwise_dense(tuple(shape[:-1]), kernel, bias)
+    return source.make(kind, inputs=inputs, weights=weights, **attributes)
 
 
 def einsum_columns(layer: Layer, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:

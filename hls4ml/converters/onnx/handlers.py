@@ -31,6 +31,7 @@ PLAIN_ACTIVATIONS = {
     'Softplus': 'softplus',
     'Softsign': 'softsign',
 }
+GELU_FORMS = {'none': 'gelu', 'tanh': 'gelu_tanh'}  # Gelu's `approximate` (opset 20) -> the table of that form
 SELU_DEFAULTS = {'alpha': 1.67326319217681884765625, 'gamma': 1.05070102214813232421875}  # float32 in the spec
 MERGES = {'Add': 'add', 'Sub': 'subtract', 'Mul': 'multiply', 'Max': 'maximum', 'Min': 'minimum'}
 
@@ -107,6 +108,37 @@ def batch_normalization(step: Step) -> Operand:
 @handles(*PLAIN_ACTIVATIONS)
 def plain_activation(step: Step) -> Operand:
     return step.builder.activation(step.origin, step.tensor(0), PLAIN_ACTIVATIONS[step.node.op_type])
+
+
+@handles('Gelu')
+def gelu(step: Step) -> Operand:
+    approximate = step.attribute('approximate', 'none')
+    approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
+    if approximate not in GELU_FORMS:
+        raise step.unsupported(f"Gelu with approximate={approximate!r} is not supported ('none' or 'tanh')")
+    return step.builder.activation(step.origin, step.tensor(0), GELU_FORMS[approximate])
+
+
+@handles('LayerNormalization')
+def layer_normalization(step: Step) -> Operand:
+    """Opset 17: over the axes from `axis` (default -1), a constant Scale and an optional constant B."""
+    x = step.tensor(0)
+    scale, bias = step.constant(1), step.optional_constant(2)
+    axis = onnx_axis(step, step.attribute('axis', -1), x.rank)
+    epsilon = float(step.attribute('epsilon', 1e-5))
+    values = None if bias is None else bias.values
+    return step.builder.layer_norm(step.origin, x, x.rank - axis, scale.values, values, epsilon)
+
+
+@handles('Gather')
+def gather(step: Step) -> Operand:
+    """An embedding: rows (axis 0) of a constant table selected by a tensor of integer indices."""
+    if step.attribute('axis', 0) != 0:
+        raise step.unsupported(
+            f'Gather along axis {step.attribute("axis")} is not supported (rows of a constant table)'
+        )
+    table, indices = step.constant(0), step.tensor(1)
+    return step.builder.embedding(step.origin, indices, table.values)
 
 
 @handles('LeakyRelu')

@@ -23,8 +23,17 @@ from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, Uns
 from hls4ml.converters.onnx import einsum, handlers, integer_ops, quant, quantizers, spatial, structure
 from hls4ml.converters.onnx.handlers import router
 from hls4ml.converters.onnx.integer_domain import dequantize
-from hls4ml.converters.onnx.model import QONNX_DOMAIN, Dims, clean_model, load_model, prepare, tensor_dims
+from hls4ml.converters.onnx.model import (
+    QONNX_DOMAIN,
+    Dims,
+    clean_model,
+    load_model,
+    prepare,
+    remove_dead_nodes,
+    tensor_dims,
+)
 from hls4ml.converters.onnx.router_pattern import match_routers
+from hls4ml.converters.onnx.sequence_patterns import fuse_sequence_patterns
 from hls4ml.converters.onnx.step import Constant, Handler, Operand, Scaled, Step
 from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.fixed import quantize
@@ -56,6 +65,8 @@ def parse_onnx_model(
     """The IR graph of `model` (ModelProto, qonnx ModelWrapper or .onnx path) and IR layer -> node name."""
     wrapper = load_model(model)
     prepare(wrapper)
+    fuse_sequence_patterns(wrapper.graph, wrapper.model.opset_import[0].version)
+    remove_dead_nodes(wrapper.graph)  # the fused chains' constants
     routers = match_routers(wrapper.graph, wrapper.model.opset_import[0].version)
     missing = unsupported_nodes(wrapper.graph, routers)
     if missing:

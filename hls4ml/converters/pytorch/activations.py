@@ -18,7 +18,9 @@ PLAIN = {
     'tanh': ('Tanh', (torch.tanh, torch.tanh_, F.tanh), ('tanh', 'tanh_')),
     'selu': ('SELU', (torch.selu, torch.selu_, F.selu), ()),
     'softsign': ('Softsign', (F.softsign,), ()),
+    'silu': ('SiLU', (F.silu,), ()),
 }
+GELU_FORMS = {'none': 'gelu', 'tanh': 'gelu_tanh'}  # torch's `approximate` -> the table of that form
 DROPOUTS = ('Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'FeatureAlphaDropout')
 SOFTPLUS_THRESHOLD = 20.0  # PyTorch's default: above it softplus(x) is x, within 2e-9
 
@@ -85,6 +87,18 @@ def softplus(step: Step, x: Any, beta: float = 1.0, threshold: float = SOFTPLUS_
 @modules('Softplus')
 def softplus_module(step: Step, module: Any, x: Any) -> Value:
     return softplus(step, x, module.beta, module.threshold)
+
+
+@functions(F.gelu)
+def gelu(step: Step, x: Any, approximate: str = 'none') -> Value:
+    if approximate not in GELU_FORMS:
+        raise step.refuse(f"gelu with approximate={approximate!r} is not supported ('none' or 'tanh')")
+    return step.builder.activation(step.origin, tensor(step, x), GELU_FORMS[approximate])
+
+
+@modules('GELU')
+def gelu_module(step: Step, module: Any, x: Any) -> Value:
+    return gelu(step, x, module.approximate)
 
 
 @functions(F.hardsigmoid)

@@ -143,8 +143,24 @@ class _Recorder(fx.Interpreter):
 
 
 def run_on_zeros(traced: fx.GraphModule, shapes: list[tuple[int, ...]]) -> dict[fx.Node, Any]:
-    """Every node's result on a batch of one sample of zeros per input."""
+    """Every node's result on a batch of one sample of zeros per input (integer zeros for an input
+    that an embedding reads: its indices)."""
     recorder = _Recorder(traced)
+    placeholders = [node for node in traced.graph.nodes if node.op == 'placeholder']
     with torch.no_grad():
-        recorder.run(*(torch.zeros((1, *shape)) for shape in shapes))
+        recorder.run(
+            *(
+                torch.zeros((1, *shape), dtype=torch.long if _indexes_an_embedding(node, traced) else torch.float32)
+                for node, shape in zip(placeholders, shapes, strict=False)
+            )
+        )
     return recorder.results
+
+
+def _indexes_an_embedding(node: fx.Node, traced: fx.GraphModule) -> bool:
+    for user in node.users:
+        if user.op == 'call_module' and isinstance(traced.get_submodule(str(user.target)), torch.nn.Embedding):
+            return True
+        if user.op == 'call_function' and user.target is torch.nn.functional.embedding:
+            return True
+    return False

@@ -47,13 +47,14 @@ from hls4ml.model.kinds.pooling import POOL_OPERATIONS, Pooling
 from hls4ml.model.kinds.products import Products
 from hls4ml.model.kinds.record import COMMON_KEYS, KindRecord
 from hls4ml.model.kinds.selection import ROUTER_OUTPUTS, SOFT_TOPK_MODES, TOPK_OUTPUTS, Selection
+from hls4ml.model.kinds.sequence import Sequence
 from hls4ml.model.kinds.structure import Moves, Sources
 
 # the families in the order their kinds are listed (docs/layers.md, the completeness test)
-FAMILIES = (Sources, Products, Attention, Pooling, Moves, Arithmetic, Activations, Maps, Selection)
+FAMILIES = (Sources, Products, Attention, Pooling, Moves, Arithmetic, Activations, Maps, Selection, Sequence)
 
 
-class Kind(Sources, Products, Attention, Pooling, Moves, Arithmetic, Activations, Maps, Selection):
+class Kind(Sources, Products, Attention, Pooling, Moves, Arithmetic, Activations, Maps, Selection, Sequence):
     """Every IR layer kind: `Kind.X` is kind X's `KindRecord`, which is also its name ('X')."""
 
 

@@ -23,7 +23,7 @@ from hls4ml.model.types import FixedPrecisionType
 
 # read from a lookup table (nnet_activation_table.h) or computed exactly (nnet_activation.h); bipolar is
 # sign(x) with sign(0) = +1 (QONNX BipolarQuant)
-TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softplus', 'softsign', 'elu', 'selu')
+TABLE_ACTIVATIONS = ('sigmoid', 'tanh', 'softplus', 'softsign', 'elu', 'selu', 'gelu', 'gelu_tanh', 'silu')
 LOSSLESS_ACTIVATIONS = ('linear', 'relu', 'bipolar')
 ACTIVATIONS = (*LOSSLESS_ACTIVATIONS, *TABLE_ACTIVATIONS)
 PARAMETRIZED_ACTIVATIONS = ('leaky_relu', 'thresholded_relu', 'elu')
@@ -61,6 +61,12 @@ def explicit_tables(layer: Layer, prefixes: tuple[str, ...]) -> dict[str, TableS
         )
         for prefix in prefixes
     }
+
+
+def softmax_row(layer: Layer) -> int:
+    """The values one softmax normalizes together: attribute n_slice (the last axis of an N-D tensor,
+    which the frontends make the axis of the softmax), or all n_in values when it is 0 or absent."""
+    return int(layer.attributes.get('n_slice') or layer.attributes['n_in'])
 
 
 class Activations:
@@ -219,24 +225,25 @@ class Activations:
             return explicit_tables(layer, ('exp_', 'inv_'))
         if implementation == 'argmax':
             return {}
-        size, n_in = layer.attributes.get('table_size', 1024), layer.attributes['n_in']
+        size = layer.attributes.get('table_size', 1024)
         exp_spec, inv_spec = softmax_tables(
-            source, types['exp_table'], types['inv_table'], types['accum'], n_in, size, implementation
+            source, types['exp_table'], types['inv_table'], types['accum'], softmax_row(layer), size, implementation
         )
         return {'exp_': exp_spec, 'inv_': inv_spec}
 
     @staticmethod
     def _softmax_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         implementation, result, accum = layer.attributes['implementation'], layer.types['result'], layer.types['accum']
+        row = softmax_row(layer)
         if implementation == 'argmax':
-            return reference.softmax_argmax(inputs[0], result)
+            return reference.softmax_argmax(inputs[0], result, n_slice=row)
         tables = Activations._softmax_tables(layer, fixed_input_type(graph, layer))
         if implementation == 'stable':
             max_minus_x = bool(layer.attributes.get('max_minus_x'))  # HGQ2's QSoftmax tables
             return reference.softmax_stable(
-                inputs[0], tables['exp_'], tables['inv_'], accum, result, max_minus_x=max_minus_x
+                inputs[0], tables['exp_'], tables['inv_'], accum, result, n_slice=row, max_minus_x=max_minus_x
             )
-        return reference.softmax_latency(inputs[0], tables['exp_'], tables['inv_'], accum, result)
+        return reference.softmax_latency(inputs[0], tables['exp_'], tables['inv_'], accum, result, n_slice=row)
 
     SOFTMAX = element_wise(
         'Softmax',

@@ -27,7 +27,18 @@ from hls4ml.model.reference.router import expert_choice, router
 from hls4ml.model.reference.soft_topk import soft_topk
 from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, softmax_stable
 from hls4ml.model.reference.som import som
-from hls4ml.model.reference.table_activations import elu, selu, sigmoid, softplus, softsign, tanh, unary_lut
+from hls4ml.model.reference.table_activations import (
+    elu,
+    gelu,
+    gelu_tanh,
+    selu,
+    sigmoid,
+    silu,
+    softplus,
+    softsign,
+    tanh,
+    unary_lut,
+)
 from hls4ml.model.reference.topk import topk
 
 __all__ = [
@@ -42,6 +53,9 @@ __all__ = [
     'pooling2d',
     'dense',
     'fixed_point_quantizer',
+    'gelu',
+    'gelu_tanh',
+    'silu',
     'elu',
     'hard_sigmoid',
     'leaky_relu',

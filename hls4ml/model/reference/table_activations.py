@@ -42,8 +42,30 @@ def softsign(x: FixedArray, spec: TableSpec, result_type: Type) -> FixedArray:
 
 
 def softplus(x: FixedArray, spec: TableSpec, result_type: Type) -> FixedArray:
-    """Below the table 0 (into table_t), above it x itself, inside the entry."""
     _expect(spec, 'softplus')
+    return _ramp(x, spec, result_type)
+
+
+def gelu(x: FixedArray, spec: TableSpec, result_type: Type) -> FixedArray:
+    """x * Phi(x), exact (erf) form."""
+    _expect(spec, 'gelu')
+    return _ramp(x, spec, result_type)
+
+
+def gelu_tanh(x: FixedArray, spec: TableSpec, result_type: Type) -> FixedArray:
+    """GELU's tanh approximation."""
+    _expect(spec, 'gelu_tanh')
+    return _ramp(x, spec, result_type)
+
+
+def silu(x: FixedArray, spec: TableSpec, result_type: Type) -> FixedArray:
+    """x * sigmoid(x) (swish)."""
+    _expect(spec, 'silu')
+    return _ramp(x, spec, result_type)
+
+
+def _ramp(x: FixedArray, spec: TableSpec, result_type: Type) -> FixedArray:
+    """`nnet::ramp_table_op`: below the table 0 (into table_t), above it x itself, inside the entry."""
     x = as_samples(x)
     slots = spec.slots(x)
     below = integer(0, x.family).cast(spec.table_type)

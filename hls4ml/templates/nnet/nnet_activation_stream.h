@@ -74,7 +74,23 @@ void softsign(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T:
 
 template <class data_T, class res_T, typename CONFIG_T>
 void softplus(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
-    elementwise_stream<CONFIG_T::n_in>(data, res, softplus_op<CONFIG_T>{table});
+    elementwise_stream<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void gelu(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    elementwise_stream<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void gelu_tanh(stream<data_T> &data, stream<res_T> &res,
+               const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    elementwise_stream<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void silu(stream<data_T> &data, stream<res_T> &res, const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    elementwise_stream<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>

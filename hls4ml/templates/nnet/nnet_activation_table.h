@@ -1,12 +1,12 @@
-// Table-based activations, io_parallel: sigmoid, tanh, softsign, softplus, elu, selu, and unary_lut (a
-// table of any function over the whole input grid).
+// Table-based activations, io_parallel: sigmoid, tanh, softsign, softplus, gelu, gelu_tanh, silu, elu,
+// selu, and unary_lut (a table of any function over the whole input grid).
 //
 // The table (`const typename CONFIG_T::table_t table[CONFIG_T::table_size]`) and its grid
 // (table_shift, table_start, index_t) come from hls4ml/model/tables.py; the index math is in
 // nnet_table.h. Beyond the table range the saturating functions take their limits, written into
-// table_t like an entry (sigmoid 0 / 1, tanh and softsign -1 / +1), softplus is 0 below and x
-// above. elu and selu look up only negative inputs, clamped to the first entry below the range
-// (where exp(x) - 1 has reached -1 within the table precision).
+// table_t like an entry (sigmoid 0 / 1, tanh and softsign -1 / +1), softplus, gelu and silu are 0
+// below and x above. elu and selu look up only negative inputs, clamped to the first entry below the
+// range (where exp(x) - 1 has reached -1 within the table precision).
 #ifndef NNET_ACTIVATION_TABLE_H_
 #define NNET_ACTIVATION_TABLE_H_
 
@@ -38,12 +38,13 @@ template <class CONFIG_T, int Below, int Above> struct bounded_table_op {
     }
 };
 
-template <class CONFIG_T> struct softplus_op {
+// A function that tends to 0 below its table and to x above it: softplus, gelu (both forms), silu.
+template <class CONFIG_T> struct ramp_table_op {
     const typename CONFIG_T::table_t *table;
     template <class data_T, class res_T> void operator()(const data_T &x, res_T &out, unsigned) const {
         const int slot = activation_slot<CONFIG_T>(x);
         if (slot >= int(CONFIG_T::table_size)) {
-            out = x; // softplus(x) = x + log(1 + exp(-x)) equals x within the table precision
+            out = x; // beyond the table f(x) equals x within the table precision (tables.py: _ramp_reach)
             return;
         }
         typename CONFIG_T::table_t value = 0;
@@ -117,7 +118,30 @@ template <class data_T, class res_T, typename CONFIG_T>
 void softplus(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
               const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    elementwise<CONFIG_T::n_in>(data, res, softplus_op<CONFIG_T>{table});
+    elementwise<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
+}
+
+// x * Phi(x) (erf form) and its tanh approximation; the table holds the one the layer computes
+template <class data_T, class res_T, typename CONFIG_T>
+void gelu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+          const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    elementwise<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void gelu_tanh(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+               const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    elementwise<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
+}
+
+// x * sigmoid(x) (swish)
+template <class data_T, class res_T, typename CONFIG_T>
+void silu(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+          const typename CONFIG_T::table_t table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    elementwise<CONFIG_T::n_in>(data, res, ramp_table_op<CONFIG_T>{table});
 }
 
 template <class data_T, class res_T, typename CONFIG_T>

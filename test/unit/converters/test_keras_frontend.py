@@ -6,6 +6,7 @@ for (`float_semantics`) must reproduce what Keras computes on the same inputs.
 
 from __future__ import annotations
 
+import math
 import re
 
 import keras
@@ -16,6 +17,7 @@ from hls4ml.converters import convert_from_keras_model
 from hls4ml.converters.keras import KerasConversionError, parse_keras_model
 from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind
 from hls4ml.model.names import CPP_KEYWORDS, MAX_LENGTH, NameTable, sanitize
 from hls4ml.model.verify import verify
 
@@ -33,8 +35,10 @@ SUPPORTED_ACTIVATIONS = {  # Keras activation name -> (IR kind, IR attributes it
     'softmax': ('Softmax', {'axis': -1}),
     'leaky_relu': ('ParametrizedActivation', {'activation': 'leaky_relu'}),
     'hard_sigmoid': ('HardActivation', {'activation': 'hard_sigmoid'}),
+    'gelu': ('Activation', {'activation': 'gelu'}),  # Keras' default: the exact (erf) form
+    'silu': ('Activation', {'activation': 'silu'}),
 }
-UNSUPPORTED_ACTIVATIONS = ('gelu', 'silu', 'relu6', 'exponential', 'mish', 'log_softmax', 'hard_silu')
+UNSUPPORTED_ACTIVATIONS = ('relu6', 'exponential', 'mish', 'log_softmax', 'hard_silu')
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
@@ -71,6 +75,8 @@ def float_semantics(layer: Layer, x: np.ndarray) -> np.ndarray:
         'softsign': lambda: flat / (1 + np.abs(flat)),
         'elu': lambda: np.where(flat > 0, flat, np.expm1(flat)),
         'selu': lambda: selu_scale * np.where(flat > 0, flat, selu_alpha * np.expm1(flat)),
+        'gelu': lambda: flat * 0.5 * (1 + np.vectorize(math.erf)(flat / math.sqrt(2))),
+        'silu': lambda: flat / (1 + np.exp(-flat)),
     }[attributes['activation']]()
 
 
@@ -153,13 +159,22 @@ def test_dense_linear_activation_adds_no_layer() -> None:
 
 
 def test_dense_with_an_unsupported_activation_is_refused_naming_it() -> None:
-    with pytest.raises(KerasConversionError, match=r"'fc' \(Dense\).*'gelu'"):
-        parse(one_layer_model(keras.layers.Dense(3, activation='gelu', name='fc')))
+    with pytest.raises(KerasConversionError, match=r"'fc' \(Dense\).*'mish'"):
+        parse(one_layer_model(keras.layers.Dense(3, activation='mish', name='fc')))
 
 
-def test_dense_on_a_two_dimensional_input_is_refused() -> None:
-    with pytest.raises(KerasConversionError, match=r"'fc' \(Dense\).*\(2, 4\)"):
-        parse(one_layer_model(keras.layers.Dense(3, name='fc'), shape=(2, 4)))
+def test_dense_on_a_two_dimensional_input_is_a_pointwise_convolution() -> None:
+    model = one_layer_model(keras.layers.Dense(3, name='fc'), shape=(2, 4))
+    layer = only_layer(model)
+    assert layer.kind == Kind.CONV1D and layer.name == 'fc' and layer.source_class == 'Dense'
+    assert (layer.attributes['in_width'], layer.attributes['n_chan'], layer.attributes['n_filt']) == (2, 4, 3)
+    np.testing.assert_array_equal(layer.weights['weight'][0], model.get_layer('fc').get_weights()[0])
+
+
+def test_dense_on_a_four_dimensional_input_flattens_the_rows_around_the_product() -> None:
+    graph = parse(one_layer_model(keras.layers.Dense(3, name='fc'), shape=(2, 2, 2, 4)))
+    kinds = [(layer.kind, graph.tensors[layer.outputs[0]].shape) for layer in graph.layers.values()][1:]
+    assert kinds == [(Kind.RESHAPE, (8, 4)), (Kind.CONV1D, (8, 3)), (Kind.RESHAPE, (2, 2, 2, 3))]
 
 
 # ---- activations ------------------------------------------------------------------------------------
@@ -237,9 +252,16 @@ def test_softmax_over_the_last_axis(axis: int) -> None:
 
 
 @pytest.mark.parametrize('axis', [-2, 1])
-def test_softmax_over_another_axis_is_refused(axis: int) -> None:
-    with pytest.raises(KerasConversionError, match=r"'sm' \(Softmax\).*axis"):
-        parse(one_layer_model(keras.layers.Softmax(axis=axis, name='sm'), shape=(2, 3)))
+def test_softmax_over_another_axis_moves_it_last_and_back(axis: int) -> None:
+    graph = parse(one_layer_model(keras.layers.Softmax(axis=axis, name='sm'), shape=(2, 3)))
+    layers = list(graph.layers.values())[1:]
+    assert [layer.kind for layer in layers] == [Kind.TRANSPOSE, Kind.SOFTMAX, Kind.TRANSPOSE]
+    assert layers[1].attributes['n_slice'] == 2 and layers[1].name == 'sm'
+
+
+def test_softmax_over_an_axis_of_a_four_dimensional_tensor_is_refused() -> None:
+    with pytest.raises(KerasConversionError, match=r"'sm' \(Softmax\).*axis 1 of a 4-D tensor"):
+        parse(one_layer_model(keras.layers.Softmax(axis=1, name='sm'), shape=(2, 3, 2, 2)))
 
 
 def test_softmax_of_a_matrix_normalises_each_row_or_is_refused(tmp_path) -> None:
@@ -365,7 +387,7 @@ def test_subclassed_models_and_other_objects_are_refused() -> None:
 def test_every_unsupported_layer_is_named_in_one_error() -> None:
     inputs = keras.Input((4,), name='x')
     hidden = keras.layers.Dense(4, name='fc')(inputs)
-    normed = keras.layers.LayerNormalization(name='norm 1')(hidden)
+    normed = keras.layers.GroupNormalization(groups=2, name='norm 1')(hidden)
     repeated = keras.layers.RepeatVector(2, name='shape.it')(normed)
     flat = keras.layers.Flatten(name='flat')(keras.layers.UnitNormalization(name='unit')(repeated))
     outputs = keras.layers.Add(name='add')([keras.layers.Dense(8)(hidden), flat])
@@ -373,7 +395,7 @@ def test_every_unsupported_layer_is_named_in_one_error() -> None:
         parse(keras.Model(inputs, outputs))
     message = str(caught.value)
     for name, class_name in [
-        ('norm 1', 'LayerNormalization'),
+        ('norm 1', 'GroupNormalization'),
         ('shape.it', 'RepeatVector'),
         ('unit', 'UnitNormalization'),
     ]:
@@ -485,3 +507,51 @@ def test_name_table_keeps_long_names_unique() -> None:
     given = [table.add('x' * 100 + suffix) for suffix in ('a', 'b', 'c')]
     assert len(set(given)) == 3
     assert all(IDENTIFIER.match(name) for name in given)
+
+
+# ---- layer normalization ----------------------------------------------------------------------------
+
+
+def test_layer_normalization_over_the_last_axis_carries_gamma_beta_and_epsilon() -> None:
+    model = one_layer_model(keras.layers.LayerNormalization(epsilon=1e-4, center=False, name='ln'), shape=(3, 4))
+    layer = only_layer(model)
+    assert layer.kind == Kind.LAYER_NORMALIZATION
+    assert (layer.attributes['n_in'], layer.attributes['n_slice'], layer.attributes['epsilon']) == (12, 4, 1e-4)
+    np.testing.assert_array_equal(layer.weights['bias'], np.zeros(4))
+
+
+@pytest.mark.parametrize(
+    ('options', 'message'),
+    [({'axis': 1}, r'.*axis \[1\] .*only the last axis'), ({'rms_scaling': True}, 'rms_scaling=True')],
+)
+def test_layer_normalization_settings_it_cannot_compute_are_refused(options: dict, message: str) -> None:
+    model = one_layer_model(keras.layers.LayerNormalization(name='ln', **options), shape=(3, 4))
+    with pytest.raises(KerasConversionError, match=rf"'ln' \(LayerNormalization\): {message}"):
+        parse(model)
+
+
+# ---- embedding --------------------------------------------------------------------------------------
+
+
+def test_embedding_of_an_integer_input_keeps_the_input_integer() -> None:
+    inputs = keras.Input((5,), dtype='int32', name='x')
+    graph = parse(keras.Model(inputs, keras.layers.Embedding(10, 3, name='emb')(inputs)))
+    assert str(graph.layers['x'].types['result']) == 'int<32>'
+    emb = graph.layers['emb']
+    assert emb.kind == Kind.EMBEDDING and graph.tensors['emb'].shape == (5, 3)
+    assert (emb.attributes['n_vocab'], emb.attributes['n_dim'], emb.weights['embeddings'].shape) == (10, 3, (10, 3))
+
+
+def test_embedding_with_mask_zero_is_refused() -> None:
+    inputs = keras.Input((5,), dtype='int32', name='x')
+    model = keras.Model(inputs, keras.layers.Embedding(10, 3, mask_zero=True, name='emb')(inputs))
+    with pytest.raises(KerasConversionError, match=r"'emb' \(Embedding\): mask_zero=True"):
+        parse(model)
+
+
+def test_embedding_of_fractional_indices_is_refused_naming_the_fix(tmp_path) -> None:
+    inputs = keras.Input((5,), dtype='int32', name='x')
+    model = keras.Model(inputs, keras.layers.Embedding(10, 3, name='emb')(inputs))
+    config = {'Model': {'Precision': 'fixed<16,6>'}, 'LayerName': {'x': {'Precision': {'result': 'fixed<16,6>'}}}}
+    with pytest.raises(ValueError, match=r'emb.*integer indices.*fixed<16,6>.*Precision'):
+        convert_from_keras_model(model, hls_config=config, output_dir=str(tmp_path / 'prj'))
