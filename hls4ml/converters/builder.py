@@ -257,6 +257,7 @@ class GraphBuilder:
             raise UnsupportedOperation(f'{origin}: {error}') from None
         name = self._emit(origin, Kind.EINSUM, [a.tensor, b.tensor], equation=ir_equation)
         return Value(name, shape, tuple(range(len(shape))))
+
     def _dense_rows(
         self, origin: Origin, x: Value, weight: np.ndarray, bias: np.ndarray, types: dict[str, Any]
     ) -> Value:

@@ -1,0 +1,102 @@
+"""Multi-head attention frontends (docs/attention.md) through the emulator, no g++: what converts
+computes the framework's value within the softmax-table bound; what does not is refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hls4ml
+from hls4ml.model.interpreter import interpret
+
+keras = pytest.importorskip('keras')
+
+CONFIG = {
+    'Model': {'Precision': {'default': 'fixed<16,6>', 'maximum': 'fixed<40,16>', 'accum': 'auto', 'result': 'auto'}}
+}
+pytestmark = pytest.mark.filterwarnings('ignore:.auto. precision is capped')
+
+
+def on_grid(model, seed: int) -> None:
+    """Weights on a 2^-6 grid, exact in fixed<16,6>."""
+    rng = np.random.default_rng(seed)
+    for layer in model.layers:
+        if layer.weights:
+            layer.set_weights([rng.integers(-32, 32, w.shape) / 64 for w in layer.get_weights()])
+
+
+def emulate(model, x) -> np.ndarray:
+    hls_model = hls4ml.converters.convert_from_keras_model(model, hls_config=CONFIG, backend='Vitis')
+    outputs, _ = interpret(hls_model, x)
+    return outputs[0].to_double()
+
+
+def test_keras_ops_reshape_splits_heads_exactly() -> None:
+    tokens = keras.Input((4, 8))
+    heads = keras.ops.reshape(keras.layers.Dense(8)(tokens), (-1, 4, 2, 4))
+    model = keras.Model(tokens, keras.ops.transpose(heads, (0, 2, 1, 3)))
+    on_grid(model, 3)
+    x = np.random.default_rng(4).integers(-512, 512, (10, 4, 8)) / 256
+    want = model.predict(x, verbose=0).reshape(10, -1)
+    np.testing.assert_allclose(emulate(model, x), want, atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize('newshape', [(-1, 16, 4), (8, 32), (-1, 2, 8)])
+def test_keras_ops_reshape_across_samples_is_refused(newshape) -> None:
+    tokens = keras.Input((4, 8))
+    model = keras.Model(tokens, keras.ops.reshape(tokens, newshape))
+    with pytest.raises(ValueError, match='keras.ops.reshape to'):
+        hls4ml.converters.convert_from_keras_model(model, hls_config=CONFIG, backend='Vitis')
+
+
+@pytest.mark.parametrize('key_dim', [4, 3])
+def test_keras_self_attention_tracks_keras(key_dim: int) -> None:
+    """Self-attention (query = value = key). Each softmax weight is within 2^-7 of float
+    (test/csim/keras/test_attention_csim.py). key_dim 3: 1/sqrt(3) is folded into the query kernel and
+    bias, rounded to their 2^-10 grid (error <= 2^-11 each), so a query moves by at most
+    (sum|x| + 1) 2^-11, a score by key_dim times that times max|k|, and a weight by twice the largest
+    score error on top (softmax moves p_i by p_i (ds_i - sum_j p_j ds_j))."""
+    tokens = keras.Input((3, 4))
+    output = keras.layers.MultiHeadAttention(num_heads=2, key_dim=key_dim, value_dim=2, name='mha')(tokens, tokens)
+    model = keras.Model(tokens, output)
+    on_grid(model, 5)
+    x = np.random.default_rng(6).integers(-512, 512, (20, 3, 4)) / 256
+    mha = model.get_layer('mha')
+    keys, values = (np.abs(keras.ops.convert_to_numpy(dense(x))).max() for dense in (mha._key_dense, mha._value_dense))
+    score_error = 0.0 if key_dim == 4 else key_dim * (np.abs(x).sum(axis=-1).max() + 1) * 2**-11 * keys
+    weight_error = 2**-7 + 2 * score_error
+    output_kernel = np.abs(keras.ops.convert_to_numpy(mha._output_dense.kernel)).sum(axis=(0, 1))
+    bound = weight_error * 3 * values * output_kernel + 2**-20
+    want = model.predict(x, verbose=0)
+    error = np.abs(emulate(model, x).reshape(want.shape) - want)
+    assert (error <= bound).all(), error.max()
+
+
+def mha_model(**call):
+    tokens, mask = keras.Input((3, 4)), keras.Input((3, 3))
+    layer = keras.layers.MultiHeadAttention(num_heads=2, key_dim=2)
+    if 'attention_mask' in call:
+        call['attention_mask'] = mask
+        return keras.Model([tokens, mask], layer(tokens, tokens, **call))
+    return keras.Model(tokens, layer(tokens, tokens, **call))
+
+
+@pytest.mark.parametrize(
+    'call, named',
+    [
+        ({'attention_mask': True}, 'attention_mask'),
+        ({'use_causal_mask': True}, 'use_causal_mask'),
+    ],
+)
+def test_keras_attention_masks_are_refused_by_name(call, named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        hls4ml.converters.convert_from_keras_model(mha_model(**call), hls_config=CONFIG, backend='Vitis')
+
+
+def test_keras_return_attention_scores_is_refused() -> None:
+    tokens = keras.Input((3, 4))
+    output, scores = keras.layers.MultiHeadAttention(num_heads=2, key_dim=2)(
+        tokens, tokens, return_attention_scores=True
+    )
+    with pytest.raises(ValueError, match='return_attention_scores'):
+        hls4ml.converters.convert_from_keras_model(keras.Model(tokens, [output, scores]), backend='Vitis')
