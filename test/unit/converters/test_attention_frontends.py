@@ -100,3 +100,56 @@ def test_keras_return_attention_scores_is_refused() -> None:
     )
     with pytest.raises(ValueError, match='return_attention_scores'):
         hls4ml.converters.convert_from_keras_model(keras.Model(tokens, [output, scores]), backend='Vitis')
+
+
+# ---- torch nn.MultiheadAttention -------------------------------------------------------------------
+torch = pytest.importorskip('torch')
+
+
+class SelfAttention(torch.nn.Module):
+    def __init__(self, call: dict | None = None, **settings) -> None:
+        super().__init__()
+        self.attention = torch.nn.MultiheadAttention(8, 2, **{'batch_first': True, **settings})
+        self.call = call or {}
+
+    def forward(self, x):
+        output, _ = self.attention(x, x, x, **self.call)
+        return output
+
+
+def torch_emulate(module, x: np.ndarray) -> np.ndarray:
+    config = {'Model': {'Precision': CONFIG['Model']['Precision'], 'TransposeOutputs': True}, 'InputShape': (3, 8)}
+    hls_model = hls4ml.converters.convert_from_pytorch_model(module, hls_config=config, backend='Vitis')
+    outputs, _ = interpret(hls_model, x)
+    return outputs[0].to_double()
+
+
+@pytest.mark.parametrize('settings', [{}, {'bias': False}], ids=['bias', 'no_bias'])
+def test_torch_self_attention_tracks_pytorch(settings) -> None:
+    """need_weights=False, unread weights: no layers for them. Bound as in test/csim/pytorch/test_attention_csim.py
+    (softmax weights within 2^-7; 1/sqrt(head_dim 4) exact)."""
+    torch.manual_seed(2)
+    module = SelfAttention({'need_weights': False}, **settings).eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.copy_(torch.randint(-32, 32, parameter.shape) / 64)
+    x = np.random.default_rng(3).integers(-512, 512, (20, 3, 8)) / 256
+    with torch.no_grad():
+        want = module(torch.tensor(x, dtype=torch.float32)).numpy()
+        values = module.attention.in_proj_weight[16:] @ torch.tensor(x, dtype=torch.float32).transpose(1, 2)
+    out_weight = np.abs(module.attention.out_proj.weight.detach().numpy()).sum(axis=1)
+    bound = 2**-7 * 3 * (np.abs(values.numpy()).max() + 0.5) * out_weight + 1e-5
+    assert (np.abs(torch_emulate(module, x).reshape(want.shape) - want) <= bound).all()
+
+
+@pytest.mark.parametrize(
+    'settings, call, named',
+    [
+        ({'batch_first': False}, {}, 'batch_first=False'),
+        ({'add_bias_kv': True}, {}, 'add_bias_kv'),
+        ({}, {'is_causal': True, 'attn_mask': torch.ones(3, 3, dtype=torch.bool).triu(1)}, 'attn_mask'),
+    ],
+)
+def test_torch_attention_settings_are_refused_by_name(settings, call, named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        torch_emulate(SelfAttention(call, **settings), np.zeros((1, 3, 8)))
