@@ -48,3 +48,14 @@ def test_hgq2_digits_is_bit_exact(tmp_path, capsys) -> None:
     assert results['HGQ2 accuracy'] > 0.8
     assert results['firmware accuracy'] == results['HGQ2 accuracy']
     assert 'outputs that differ' in capsys.readouterr().out
+
+
+def test_keras_transformer_blocks(tmp_path, capsys) -> None:
+    """The encoder (Embedding, MultiHeadAttention, LayerNormalization, MLP, pooling) and the ViT block
+    with an expert-choice MoE MLP keep the float model's classes; the encoder learns its counting task."""
+    results = example('transformer_keras').main(['--output-dir', str(tmp_path / 'transformer'), '--epochs', '20'])
+    encoder, vit = results['encoder'], results['vit_moe']
+    assert encoder['float accuracy'] > 0.9 and encoder['same class as float'] >= 0.97
+    assert vit['float accuracy'] > 0.6 and vit['same class as float'] >= 0.95
+    assert vit['firmware accuracy'] >= vit['float accuracy'] - 0.03
+    assert 'ViT block with MoE MLP' in capsys.readouterr().out
