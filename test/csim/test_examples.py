@@ -59,3 +59,12 @@ def test_keras_transformer_blocks(tmp_path, capsys) -> None:
     assert vit['float accuracy'] > 0.6 and vit['same class as float'] >= 0.95
     assert vit['firmware accuracy'] >= vit['float accuracy'] - 0.03
     assert 'ViT block with MoE MLP' in capsys.readouterr().out
+
+
+def test_pytorch_transformer_encoder(tmp_path, capsys) -> None:
+    """nn.Embedding, nn.MultiheadAttention, nn.LayerNorm, MLP, mean pooling: the firmware keeps the
+    float model's classes and predict() equals the emulator."""
+    results = example('transformer_pytorch').main(['--output-dir', str(tmp_path / 'encoder'), '--epochs', '20'])
+    assert results['float accuracy'] > 0.9 and results['same class as float'] >= 0.97
+    assert results['predict() = emulator'] == 1.0
+    assert 'PyTorch encoder' in capsys.readouterr().out
