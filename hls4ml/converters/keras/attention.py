@@ -3,28 +3,39 @@
     query, key, value projections   EinsumDense 'abc,cde->abde' each (the query's kernel and bias
                                     scaled by 1/sqrt(key_dim), as Keras scales the projected query)
     scores = K . Q                  Einsum 'aecd,abcd->acbe' -> (heads, Tq, Tk)
+    masked scores                   with attention_mask / use_causal_mask: scores * keep + offset
+                                    (`_masked`), -MASKED where a key is masked
     weights = softmax(scores)       Softmax along the last axis (rows of Tk keys)
     mixed = weights . V             Einsum 'acbe,aecd->abcd' -> (Tq, heads, value_dim)
     output                          EinsumDense 'abcd,cde->abe', named after the Keras layer
 
-Masks (`attention_mask`, `use_causal_mask`), `return_attention_scores`, gated attention, sliding
-windows and attention over several axes are refused by name."""
+`return_attention_scores`, query/value masks, gated attention, sliding windows and attention over
+several axes are refused by name."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
+import numpy as np
+
 from hls4ml.converters.keras.einsum import einsum_dense
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, _own_layer, handles
 from hls4ml.model import einsum as equations
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import LAYER_KINDS, Kind
+from hls4ml.model.types import FixedPrecisionType
 
 Shapes = dict[str, tuple[int, ...]]  # IR tensor -> shape, for the layers made here
+# subtracted from the scores of masked keys: far below any exp table window (a few units wide), so a
+# masked key gets weight exactly 0 while the unmasked scores of a row span less than MASKED - 16
+MASKED = 2.0**10
+OFFSET_TYPE = FixedPrecisionType(13, 13, True)  # exact for 0, -MASKED and -2 MASKED, whatever the default type
 
 
-@handles('MultiHeadAttention', produces=(Kind.EINSUM_DENSE, Kind.EINSUM, Kind.SOFTMAX))
+@handles(
+    'MultiHeadAttention', produces=(Kind.EINSUM_DENSE, Kind.EINSUM, Kind.SOFTMAX, Kind.MERGE, Kind.BATCH_NORMALIZATION)
+)
 def multi_head_attention(source: Source) -> list[Layer]:
     layer = source.layer
     _refuse_unsupported(source)
@@ -36,6 +47,7 @@ def multi_head_attention(source: Source) -> list[Layer]:
         _projection(source, layer._value_dense, 'value', value, 1.0, shapes),
     ]
     made.append(_product(source, 'scores', layer._dot_product_equation, made[1], made[0], shapes))
+    made += _masked(source, made[-1], shapes)
     made.append(_softmax(source, made[-1], shapes))
     made.append(_product(source, 'mixed', layer._combine_equation, made[-1], made[2], shapes))
     output = Source(layer._output_dense, source.name, [made[-1].name], [shapes[made[-1].name]])
@@ -46,11 +58,6 @@ def _refuse_unsupported(source: Source) -> None:
     """Settings the composition does not compute: refused with the setting's name."""
     layer, config = source.layer, source.config
     arguments = _call_arguments(layer)
-    if arguments.get('attention_mask') is not None or arguments.get('use_causal_mask'):
-        raise UnsupportedLayer(
-            f'{source.origin}: attention masks (attention_mask, use_causal_mask=True) are not supported yet; '
-            'call the layer without a mask'
-        )
     if arguments.get('return_attention_scores'):
         raise UnsupportedLayer(f'{source.origin}: return_attention_scores=True is not supported (the output only)')
     if arguments.get('query_mask') is not None or arguments.get('value_mask') is not None:
@@ -75,14 +82,63 @@ def _call_arguments(layer: Any) -> dict[str, Any]:
 def _operands(source: Source) -> tuple[str, str, str]:
     """The IR tensors of the query, the value and the key (the value when no key is given)."""
     node = source.layer._inbound_nodes[0]
-    positional = [id(tensor) for tensor in node.arguments.args]
+    by_id = _tensor_names(source)
     named = node.arguments.kwargs
-    by_id = {id(tensor): name for tensor, name in zip(node.input_tensors, source.inputs, strict=True)}
+    positional = [id(tensor) for tensor in node.arguments.args]
     order = positional + [id(named[key]) for key in ('query', 'value', 'key') if named.get(key) is not None]
     operands = [by_id[identity] for identity in order if identity in by_id]
     if len(operands) == 2:
         operands.append(operands[1])
     return operands[0], operands[1], operands[2]
+
+
+def _tensor_names(source: Source) -> dict[int, str]:
+    """id of each Keras input tensor of the call -> its IR tensor."""
+    node = source.layer._inbound_nodes[0]
+    return {id(tensor): name for tensor, name in zip(node.input_tensors, source.inputs, strict=True)}
+
+
+def _masked(source: Source, scores: Layer, shapes: Shapes) -> list[Layer]:
+    """The scores where a key may be attended, -MASKED where it is masked (attention_mask False, or
+    after the query with use_causal_mask), as Keras' `where(mask, scores, -1e9)`: scores * keep +
+    offset, keep 1 or 0 and offset 0 or -MASKED per position. A causal mask alone is a constant: one
+    BatchNormalization (scale keep, bias offset); with a mask input, two EinsumDense layers of the
+    mask ('bc,dbc->dbc': keep = mask * allowed, offset = MASKED * keep - MASKED), a multiply and an
+    add. Masked keys fall below the softmax's exp table: weight exactly 0 (docs/attention.md)."""
+    arguments = _call_arguments(source.layer)
+    mask, causal = arguments.get('attention_mask'), bool(arguments.get('use_causal_mask'))
+    if mask is None and not causal:
+        return []
+    heads, queries, keys = shapes[scores.name]
+    allowed = np.tril(np.ones((queries, keys))) if causal else np.ones((queries, keys))
+    allowed = np.broadcast_to(allowed, (heads, queries, keys))
+    if mask is None:
+        added = Source(source.layer, f'{source.name}_causal', [scores.name], [shapes[scores.name]])
+        weights = {'scale': allowed.reshape(-1), 'bias': MASKED * (allowed.reshape(-1) - 1)}
+        constant = _own_layer(added.make(Kind.BATCH_NORMALIZATION, n_in=allowed.size, weights=weights))
+        constant.types.update(scale=FixedPrecisionType(1, 1, False), bias=OFFSET_TYPE)
+        return [_add(constant, shapes)]
+    mask_tensor = _tensor_names(source)[id(mask)]
+    if shapes[mask_tensor] != (queries, keys):
+        raise UnsupportedLayer(
+            f'{source.origin}: attention_mask of shape {shapes[mask_tensor]} per sample is not supported '
+            f'((queries, keys) = {(queries, keys)})'
+        )
+    keep = _mask_spread(source, 'keep', mask_tensor, allowed, np.zeros(allowed.size), shapes)
+    offset = _mask_spread(source, 'offset', mask_tensor, MASKED * allowed, np.full(allowed.size, -MASKED), shapes)
+    kept = Source(source.layer, f'{source.name}_kept', [scores.name, keep.name], [shapes[scores.name]] * 2)
+    multiply = _add(_own_layer(kept.make(Kind.MERGE, op='multiply')), shapes)
+    total = Source(source.layer, f'{source.name}_masked', [multiply.name, offset.name], [shapes[scores.name]] * 2)
+    return [keep, offset, multiply, _add(_own_layer(total.make(Kind.MERGE, op='add')), shapes)]
+
+
+def _mask_spread(source: Source, role: str, mask: str, weight: np.ndarray, bias: np.ndarray, shapes: Shapes) -> Layer:
+    """mask (queries, keys) -> weight * mask + bias per (head, query, key), in exact types."""
+    spread = Source(source.layer, f'{source.name}_mask_{role}', [mask], [shapes[mask]])
+    attributes = {'equation': 'bc,dbc->dbc', 'kernel_shape': weight.shape, 'n_out': weight.size}
+    layer = _own_layer(spread.make(Kind.EINSUM_DENSE, weights={'weight': weight, 'bias': bias}, **attributes))
+    layer.types.update(weight=FixedPrecisionType(11, 11, False), bias=OFFSET_TYPE)
+    return _add(layer, shapes)
 
 
 def _projection(source: Source, dense: Any, role: str, operand: str, scale: float, shapes: Shapes) -> Layer:

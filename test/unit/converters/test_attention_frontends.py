@@ -72,25 +72,41 @@ def test_keras_self_attention_tracks_keras(key_dim: int) -> None:
     assert (error <= bound).all(), error.max()
 
 
-def mha_model(**call):
-    tokens, mask = keras.Input((3, 4)), keras.Input((3, 3))
-    layer = keras.layers.MultiHeadAttention(num_heads=2, key_dim=2)
-    if 'attention_mask' in call:
-        call['attention_mask'] = mask
-        return keras.Model([tokens, mask], layer(tokens, tokens, **call))
-    return keras.Model(tokens, layer(tokens, tokens, **call))
+def masked_model(mask: bool, causal: bool):
+    tokens, mask_input = keras.Input((4, 8)), keras.Input((4, 4), dtype='bool')
+    call = {'attention_mask': mask_input} if mask else {}
+    output = keras.layers.MultiHeadAttention(num_heads=2, key_dim=4, name='mha')(
+        tokens, tokens, use_causal_mask=causal, **call
+    )
+    model = keras.Model([tokens, mask_input] if mask else tokens, output)
+    on_grid(model, 7)
+    return model
 
 
-@pytest.mark.parametrize(
-    'call, named',
-    [
-        ({'attention_mask': True}, 'attention_mask'),
-        ({'use_causal_mask': True}, 'use_causal_mask'),
-    ],
-)
-def test_keras_attention_masks_are_refused_by_name(call, named: str) -> None:
-    with pytest.raises(ValueError, match=named):
-        hls4ml.converters.convert_from_keras_model(mha_model(**call), hls_config=CONFIG, backend='Vitis')
+@pytest.mark.parametrize('mask, causal', [(True, False), (False, True), (True, True)])
+def test_keras_masked_keys_get_exactly_zero_weight(mask: bool, causal: bool) -> None:
+    """Keras sets masked scores to -1e9; the firmware selects -1024 (scores * keep + offset), which
+    lies below the exp table, so every masked key's weight is exactly 0 and a fully masked row is
+    uniform, as in Keras. The output then tracks Keras within the softmax bound of the unmasked case."""
+    model = masked_model(mask, causal)
+    rng = np.random.default_rng(8)
+    x, keep = rng.integers(-512, 512, (30, 4, 8)) / 256, rng.integers(0, 2, (30, 4, 4)).astype(bool)
+    inputs = [x, keep] if mask else x
+    hls_model = hls4ml.converters.convert_from_keras_model(model, hls_config=CONFIG, backend='Vitis')
+    outputs, layers = interpret(hls_model, inputs)
+    allowed = (keep if mask else np.ones((30, 4, 4), bool)) & (np.tril(np.ones((4, 4), bool)) if causal else True)
+    weights = layers['mha_softmax'].to_double().reshape(30, 2, 4, 4)
+    per_head = np.broadcast_to(allowed[:, None], weights.shape)
+    masked = ~per_head & per_head.any(axis=-1, keepdims=True)
+    assert masked.any() and (weights[masked] == 0).all()
+    empty = ~per_head.any(axis=-1)  # every key masked: Keras' softmax of equal -1e9 scores is uniform
+    assert (np.abs(weights[empty] - 0.25) <= 2**-7).all()
+    mha = model.get_layer('mha')
+    values = np.abs(keras.ops.convert_to_numpy(mha._value_dense(x))).max()
+    output_kernel = np.abs(keras.ops.convert_to_numpy(mha._output_dense.kernel)).sum(axis=(0, 1))
+    want = model.predict(inputs, verbose=0)
+    error = np.abs(outputs[0].to_double().reshape(want.shape) - want)
+    assert (error <= 2**-7 * 4 * values * output_kernel + 2**-20).all()
 
 
 def test_keras_return_attention_scores_is_refused() -> None:
