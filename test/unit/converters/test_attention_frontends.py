@@ -52,7 +52,7 @@ def test_keras_ops_reshape_across_samples_is_refused(newshape) -> None:
 @pytest.mark.parametrize('key_dim', [4, 3])
 def test_keras_self_attention_tracks_keras(key_dim: int) -> None:
     """Self-attention (query = value = key). Each softmax weight is within 2^-7 of float
-    (test/csim/keras/test_attention_csim.py). key_dim 3: 1/sqrt(3) is folded into the query kernel and
+    (test/csim/keras/test_keras_attention_csim.py). key_dim 3: 1/sqrt(3) is folded into the query kernel and
     bias, rounded to their 2^-10 grid (error <= 2^-11 each), so a query moves by at most
     (sum|x| + 1) 2^-11, a score by key_dim times that times max|k|, and a weight by twice the largest
     score error on top (softmax moves p_i by p_i (ds_i - sum_j p_j ds_j))."""
@@ -142,8 +142,8 @@ def torch_emulate(module, x: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize('settings', [{}, {'bias': False}], ids=['bias', 'no_bias'])
 def test_torch_self_attention_tracks_pytorch(settings) -> None:
-    """need_weights=False, unread weights: no layers for them. Bound as in test/csim/pytorch/test_attention_csim.py
-    (softmax weights within 2^-7; 1/sqrt(head_dim 4) exact)."""
+    """need_weights=False, unread weights: no layers for them. Bound as in
+    test/csim/pytorch/test_pytorch_attention_csim.py (softmax weights within 2^-7; 1/sqrt(head_dim 4) exact)."""
     torch.manual_seed(2)
     module = SelfAttention({'need_weights': False}, **settings).eval()
     with torch.no_grad():

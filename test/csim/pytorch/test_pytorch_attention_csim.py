@@ -1,8 +1,9 @@
 """torch nn.MultiheadAttention (batch_first, cross-attention, 2 heads of 4, both outputs: the
-attention output and the head-averaged weights) compiled with g++ on Vitis, oneAPI and Catapult in
-both IO types: predict() equals the emulator bit for bit and PyTorch within the softmax-table bound.
+attention output and the head-averaged weights) compiled with g++ on Vitis (io_parallel), oneAPI and
+Catapult (io_stream; the Keras test covers the other pairs): predict() equals the emulator bit for bit
+and PyTorch within the softmax-table bound.
 
-The bound is the Keras test's (test/csim/keras/test_attention_csim.py): inputs on a 2^-8 grid and
+The bound is the Keras test's (test/csim/keras/test_keras_attention_csim.py): inputs on a 2^-8 grid and
 weights on a 2^-6 grid make the projections exact (the query scale 1/sqrt(4) = 1/2 is exact), the
 capped score and output sums lose less than 2^-20, and each softmax weight is within DELTA = 2^-7 of
 the float softmax, so an output moves by at most DELTA * n_keys * max|v| * sum_j |W_out[e, j]|; the
@@ -58,8 +59,9 @@ def output_bound(model, inputs) -> np.ndarray:
     return DELTA * inputs[1].shape[1] * np.abs(values).max() * out_weight + 1e-5  # float32 sums of PyTorch
 
 
-@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
-@pytest.mark.parametrize('backend', ['Vitis', 'oneAPI', 'Catapult'])
+@pytest.mark.parametrize(
+    'backend, io_type', [('Vitis', 'io_parallel'), ('oneAPI', 'io_stream'), ('Catapult', 'io_stream')]
+)
 def test_multihead_attention_on_every_backend(model, inputs, tmp_path, backend: str, io_type: str) -> None:
     hls_model = hls4ml.converters.convert_from_pytorch_model(
         model, hls_config=CONFIG, output_dir=str(tmp_path), backend=backend, io_type=io_type
