@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.converters.attention import KEEP_TYPE, MASKED, OFFSET_TYPE
 from hls4ml.converters.keras.einsum import einsum_dense
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, _own_layer, handles
 from hls4ml.model import einsum as equations
@@ -27,10 +28,6 @@ from hls4ml.model.kinds import LAYER_KINDS, Kind
 from hls4ml.model.types import FixedPrecisionType
 
 Shapes = dict[str, tuple[int, ...]]  # IR tensor -> shape, for the layers made here
-# subtracted from the scores of masked keys: far below any exp table window (a few units wide), so a
-# masked key gets weight exactly 0 while the unmasked scores of a row span less than MASKED - 16
-MASKED = 2.0**10
-OFFSET_TYPE = FixedPrecisionType(13, 13, True)  # exact for 0, -MASKED and -2 MASKED, whatever the default type
 
 
 @handles(
@@ -116,7 +113,7 @@ def _masked(source: Source, scores: Layer, shapes: Shapes) -> list[Layer]:
         added = Source(source.layer, f'{source.name}_causal', [scores.name], [shapes[scores.name]])
         weights = {'scale': allowed.reshape(-1), 'bias': MASKED * (allowed.reshape(-1) - 1)}
         constant = _own_layer(added.make(Kind.BATCH_NORMALIZATION, n_in=allowed.size, weights=weights))
-        constant.types.update(scale=FixedPrecisionType(1, 1, False), bias=OFFSET_TYPE)
+        constant.types.update(scale=KEEP_TYPE, bias=OFFSET_TYPE)
         return [_add(constant, shapes)]
     mask_tensor = _tensor_names(source)[id(mask)]
     if shapes[mask_tensor] != (queries, keys):

@@ -11,8 +11,9 @@
 
 The second output, the attention weights averaged over the heads (need_weights=True, the default),
 is made only when the model reads it: a Dense of weight 1/heads over the head axis.
-Masks (key_padding_mask, attn_mask, is_causal), batch_first=False, add_bias_kv and add_zero_attn
-are refused by name."""
+A constant attn_mask of 0 and -inf (is_causal is only a hint beside it) selects -MASKED for masked
+keys, as the Keras handler does; key_padding_mask, a computed or boolean attn_mask, batch_first=False,
+add_bias_kv and add_zero_attn are refused by name."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.converters.attention import KEEP_TYPE, MASKED, OFFSET_TYPE
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.registry import Step, array, modules, tensor
 
@@ -74,6 +76,8 @@ def multihead_attention(
         dense = step.builder.dense(step.part(role), tensor(step, x, f'the {role}'), weights[role].T * factor, bias)
         projected[role] = step.builder.reshape(step.part(f'{role}_heads'), dense, (dense.shape[0], heads, head_dim))
     scores = step.builder.einsum(step.part('scores'), 'qhd,khd->hqk', projected['query'], projected['key'])
+    if attn_mask is not None:
+        scores = _masked(step, scores, attn_mask)
     attention = step.builder.softmax(step.part('softmax'), scores, -1)
     mixed = step.builder.einsum(step.part('mixed'), 'hqk,khd->qhd', attention, projected['value'])
     joined = step.builder.reshape(step.part('joined'), mixed, (mixed.shape[0], embed_dim))
@@ -84,10 +88,10 @@ def multihead_attention(
 
 def _refuse_unsupported(step: Step, module: Any, key_padding_mask: Any, attn_mask: Any, is_causal: bool) -> None:
     """Settings the composition does not compute: refused with the setting's name."""
-    if key_padding_mask is not None or attn_mask is not None or is_causal:
-        raise step.refuse(
-            'attention masks (key_padding_mask, attn_mask, is_causal) are not supported yet; call it without a mask'
-        )
+    if key_padding_mask is not None:
+        raise step.refuse('key_padding_mask is not supported yet (a constant attn_mask of 0 and -inf is)')
+    if isinstance(attn_mask, Value):
+        raise step.refuse('an attn_mask computed from the inputs is not supported (a constant mask of 0 and -inf is)')
     if not module.batch_first:
         raise step.refuse(
             'batch_first=False puts the batch on axis 1, and each sample must be computed on its own along axis 0: '
@@ -95,6 +99,26 @@ def _refuse_unsupported(step: Step, module: Any, key_padding_mask: Any, attn_mas
         )
     if module.bias_k is not None or module.add_zero_attn:
         raise step.refuse('add_bias_kv=True and add_zero_attn=True are not supported (they add a key and a value)')
+
+
+def _masked(step: Step, scores: Value, attn_mask: np.ndarray) -> Value:
+    """A constant float attn_mask (queries, keys) of 0 (attend) and -inf (masked), as
+    nn.Transformer.generate_square_subsequent_mask makes: scores * keep + offset, -MASKED where masked,
+    one BatchNormalization in exact types; masked keys then get weight exactly 0 (docs/attention.md)."""
+    mask = np.asarray(attn_mask, dtype=np.float64)
+    if mask.shape != scores.shape[1:]:
+        raise step.refuse(f'attn_mask of shape {mask.shape} is not supported (queries, keys) = {scores.shape[1:]}')
+    keep = np.isfinite(mask)
+    if not (mask[keep] == 0).all() or not (mask[~keep] < 0).all():
+        raise step.refuse(
+            'attn_mask must be a float mask of 0 (attend) and -inf (masked); a boolean mask arrives as 0/1 and '
+            'cannot be told from an additive one: convert it with mask.float().masked_fill(mask, -inf)'
+        )
+    if not keep.any(axis=-1).all():
+        raise step.refuse('attn_mask masks every key of a query (PyTorch gives NaN there)')
+    masked = step.builder.affine(step.part('masked'), scores, keep.astype(np.float64), np.where(keep, 0.0, -MASKED))
+    step.builder.graph.layers[masked.tensor].types.update(scale=KEEP_TYPE, bias=OFFSET_TYPE)
+    return masked
 
 
 def _projections(module: Any) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray] | None]:

@@ -133,6 +133,14 @@ class SelfAttention(torch.nn.Module):
         return output
 
 
+def torch_bound(module, x: np.ndarray) -> np.ndarray:
+    """2^-7 per softmax weight * n_keys * max|v| * sum_j |W_out[e, j]|, + PyTorch's float32 rounding."""
+    with torch.no_grad():
+        values = module.attention.in_proj_weight[16:] @ torch.tensor(x, dtype=torch.float32).transpose(1, 2)
+    out_weight = np.abs(module.attention.out_proj.weight.detach().numpy()).sum(axis=1)
+    return 2**-7 * x.shape[1] * (np.abs(values.numpy()).max() + 0.5) * out_weight + 1e-5
+
+
 def torch_emulate(module, x: np.ndarray) -> np.ndarray:
     config = {'Model': {'Precision': CONFIG['Model']['Precision'], 'TransposeOutputs': True}, 'InputShape': (3, 8)}
     hls_model = hls4ml.converters.convert_from_pytorch_model(module, hls_config=config, backend='Vitis')
@@ -152,9 +160,7 @@ def test_torch_self_attention_tracks_pytorch(settings) -> None:
     x = np.random.default_rng(3).integers(-512, 512, (20, 3, 8)) / 256
     with torch.no_grad():
         want = module(torch.tensor(x, dtype=torch.float32)).numpy()
-        values = module.attention.in_proj_weight[16:] @ torch.tensor(x, dtype=torch.float32).transpose(1, 2)
-    out_weight = np.abs(module.attention.out_proj.weight.detach().numpy()).sum(axis=1)
-    bound = 2**-7 * 3 * (np.abs(values.numpy()).max() + 0.5) * out_weight + 1e-5
+    bound = torch_bound(module, x)
     assert (np.abs(torch_emulate(module, x).reshape(want.shape) - want) <= bound).all()
 
 
@@ -163,9 +169,31 @@ def test_torch_self_attention_tracks_pytorch(settings) -> None:
     [
         ({'batch_first': False}, {}, 'batch_first=False'),
         ({'add_bias_kv': True}, {}, 'add_bias_kv'),
-        ({}, {'is_causal': True, 'attn_mask': torch.ones(3, 3, dtype=torch.bool).triu(1)}, 'attn_mask'),
+        ({}, {'attn_mask': torch.ones(3, 3, dtype=torch.bool).triu(1)}, 'boolean mask'),
+        ({}, {'attn_mask': torch.full((3, 3), float('-inf')).triu(1).fill_diagonal_(-1)}, '0 .attend. and -inf'),
+        ({}, {'key_padding_mask': torch.zeros(1, 3, dtype=torch.bool)}, 'key_padding_mask'),
     ],
 )
 def test_torch_attention_settings_are_refused_by_name(settings, call, named: str) -> None:
     with pytest.raises(ValueError, match=named):
         torch_emulate(SelfAttention(call, **settings), np.zeros((1, 3, 8)))
+
+
+def test_torch_causal_mask_gives_exactly_zero_weight() -> None:
+    """attn_mask of 0 and -inf (nn.Transformer.generate_square_subsequent_mask) with the is_causal hint:
+    keys after the query get weight exactly 0; the output tracks PyTorch as without a mask."""
+    torch.manual_seed(4)
+    mask = torch.nn.Transformer.generate_square_subsequent_mask(3)
+    module = SelfAttention({'attn_mask': mask, 'is_causal': True, 'need_weights': False}).eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.copy_(torch.randint(-32, 32, parameter.shape) / 64)
+    x = np.random.default_rng(5).integers(-512, 512, (20, 3, 8)) / 256
+    config = {'Model': {'Precision': CONFIG['Model']['Precision'], 'TransposeOutputs': True}, 'InputShape': (3, 8)}
+    hls_model = hls4ml.converters.convert_from_pytorch_model(module, hls_config=config, backend='Vitis')
+    outputs, layers = interpret(hls_model, x)
+    weights = layers['attention_softmax'].to_double().reshape(20, 2, 3, 3)
+    assert (weights[:, :, np.triu(np.ones((3, 3), bool), 1)] == 0).all()
+    with torch.no_grad():
+        want = module(torch.tensor(x, dtype=torch.float32)).numpy()
+    assert (np.abs(outputs[0].to_double().reshape(want.shape) - want) <= torch_bound(module, x)).all()
