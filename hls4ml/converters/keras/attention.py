@@ -9,8 +9,9 @@
     mixed = weights . V             Einsum 'acbe,aecd->abcd' -> (Tq, heads, value_dim)
     output                          EinsumDense 'abcd,cde->abe', named after the Keras layer
 
-`return_attention_scores`, query/value masks, gated attention, sliding windows and attention over
-several axes are refused by name."""
+With return_attention_scores=True the second output is the softmax (heads, Tq, Tk), through a
+Reshape of the same shape (the walker maps the last layers to the outputs). Query/value masks, gated
+attention, sliding windows and attention over several axes are refused by name."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ Shapes = dict[str, tuple[int, ...]]  # IR tensor -> shape, for the layers made h
 
 
 @handles(
-    'MultiHeadAttention', produces=(Kind.EINSUM_DENSE, Kind.EINSUM, Kind.SOFTMAX, Kind.MERGE, Kind.BATCH_NORMALIZATION)
+    'MultiHeadAttention',
+    produces=(Kind.EINSUM_DENSE, Kind.EINSUM, Kind.SOFTMAX, Kind.MERGE, Kind.BATCH_NORMALIZATION, Kind.RESHAPE),
 )
 def multi_head_attention(source: Source) -> list[Layer]:
     layer = source.layer
@@ -48,15 +50,17 @@ def multi_head_attention(source: Source) -> list[Layer]:
     made.append(_softmax(source, made[-1], shapes))
     made.append(_product(source, 'mixed', layer._combine_equation, made[-1], made[2], shapes))
     output = Source(layer._output_dense, source.name, [made[-1].name], [shapes[made[-1].name]])
-    return [*made, *einsum_dense(output)]
+    if not _call_arguments(layer).get('return_attention_scores'):
+        return [*made, *einsum_dense(output)]
+    weights = next(made_layer for made_layer in made if made_layer.kind == Kind.SOFTMAX)
+    scores = Source(layer, f'{source.name}_attention_scores', [weights.name], [shapes[weights.name]])
+    return [*made, *einsum_dense(output), _own_layer(scores.make(Kind.RESHAPE, target_shape=shapes[weights.name]))]
 
 
 def _refuse_unsupported(source: Source) -> None:
     """Settings the composition does not compute: refused with the setting's name."""
     layer, config = source.layer, source.config
     arguments = _call_arguments(layer)
-    if arguments.get('return_attention_scores'):
-        raise UnsupportedLayer(f'{source.origin}: return_attention_scores=True is not supported (the output only)')
     if arguments.get('query_mask') is not None or arguments.get('value_mask') is not None:
         raise UnsupportedLayer(f'{source.origin}: query_mask / value_mask are not supported')
     if config.get('use_gate'):

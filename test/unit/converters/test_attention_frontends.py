@@ -109,13 +109,20 @@ def test_keras_masked_keys_get_exactly_zero_weight(mask: bool, causal: bool) -> 
     assert (error <= 2**-7 * 4 * values * output_kernel + 2**-20).all()
 
 
-def test_keras_return_attention_scores_is_refused() -> None:
+def test_keras_return_attention_scores() -> None:
+    """The second output is the softmax of the scores (heads, queries, keys): each weight within 2^-7."""
     tokens = keras.Input((3, 4))
-    output, scores = keras.layers.MultiHeadAttention(num_heads=2, key_dim=2)(
+    output, scores = keras.layers.MultiHeadAttention(num_heads=2, key_dim=2, name='mha')(
         tokens, tokens, return_attention_scores=True
     )
-    with pytest.raises(ValueError, match='return_attention_scores'):
-        hls4ml.converters.convert_from_keras_model(keras.Model(tokens, [output, scores]), backend='Vitis')
+    model = keras.Model(tokens, [output, scores])
+    on_grid(model, 9)
+    x = np.random.default_rng(10).integers(-512, 512, (20, 3, 4)) / 256
+    hls_model = hls4ml.converters.convert_from_keras_model(model, hls_config=CONFIG, backend='Vitis')
+    outputs, _ = interpret(hls_model, x)
+    want_output, want_scores = model.predict(x, verbose=0)
+    assert np.abs(outputs[1].to_double().reshape(want_scores.shape) - want_scores).max() <= 2**-7
+    assert outputs[0].shape == (20, want_output[0].size)
 
 
 # ---- torch nn.MultiheadAttention -------------------------------------------------------------------
