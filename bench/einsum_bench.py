@@ -4,7 +4,9 @@ project (PYTHONPATH) or the published hls4ml 1.3.0 (the peer venv).
 * `attention`: EinsumDense per-head projections, the scores and the mixing by keras.ops.einsum (two
   computed tensors), the EinsumDense output projection (no softmax: that is wt-seq's part);
 * `projections`: only the EinsumDense layers (a per-head projection, then the output projection),
-  which hls4ml 1.3.0 converts too.
+  which hls4ml 1.3.0 converts too;
+* `mha`: keras.layers.MultiHeadAttention(num_heads=2, key_dim=4) self-attention on the same tokens
+  (with its softmax), which hls4ml 1.3.0 does not convert (it has HGQ2's QMultiHeadAttention only).
 
 One JSON line: conversion + write, compile and predict times, samples per second, and the largest
 difference from Keras (or the error). Used by `einsum_peer.sh`; the peer is run, never imported.
@@ -30,6 +32,8 @@ def build_model(name: str):
 
     layers = keras.layers
     tokens = keras.Input((4, 8), name='tokens')
+    if name == 'mha':
+        return _weighted(keras.Model(tokens, layers.MultiHeadAttention(num_heads=2, key_dim=4)(tokens, tokens)))
     query = layers.EinsumDense('abc,cde->abde', output_shape=(4, 2, 4), bias_axes='de', name='query')(tokens)
     mixed = query
     if name == 'attention':
@@ -38,7 +42,10 @@ def build_model(name: str):
         scores = keras.ops.einsum('aecd,abcd->acbe', key, query)
         mixed = keras.ops.einsum('acbe,aecd->abcd', scores, value)
     output = layers.EinsumDense('abcd,cde->abe', output_shape=(4, 8), bias_axes='e', name='out')(mixed)
-    model = keras.Model(tokens, output)
+    return _weighted(keras.Model(tokens, output))
+
+
+def _weighted(model):
     rng = np.random.default_rng(0)
     for layer in model.layers:
         if layer.weights:
@@ -48,7 +55,7 @@ def build_model(name: str):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('--model', choices=('attention', 'projections'), default='attention')
+    parser.add_argument('--model', choices=('attention', 'projections', 'mha'), default='attention')
     parser.add_argument('--out-dir', default=None)
     parser.add_argument('--n-samples', type=int, default=20000)
     arguments = parser.parse_args()

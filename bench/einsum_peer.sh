@@ -10,7 +10,7 @@ samples="${1:-20000}"
 work="$(mktemp -d)"
 out=bench/results/einsum_peer.jsonl
 : > "$out"
-for model in projections attention; do
+for model in projections attention mha; do
   PYTHONPATH="$PWD" "$ours" bench/einsum_bench.py --model "$model" --out-dir "$work/ours" --n-samples "$samples" 2>/dev/null | tail -1 | tee -a "$out"
   (cd "$work" && "$peer" "$OLDPWD/bench/einsum_bench.py" --model "$model" --out-dir "$work/peer" --n-samples "$samples" 2>/dev/null | tail -1 | tee -a "$OLDPWD/$out")
 done

@@ -57,3 +57,23 @@ def test_lstm_timeseries_keeps_the_float_decisions(tmp_path, capsys) -> None:
     assert results['firmware accuracy'] >= results['float accuracy'] - 0.02
     assert results['same decision as float'] >= 0.97
     assert 'firmware accuracy' in capsys.readouterr().out
+
+
+def test_keras_transformer_blocks(tmp_path, capsys) -> None:
+    """The encoder (Embedding, MultiHeadAttention, LayerNormalization, MLP, pooling) and the ViT block
+    with an expert-choice MoE MLP keep the float model's classes; the encoder learns its counting task."""
+    results = example('transformer_keras').main(['--output-dir', str(tmp_path / 'transformer'), '--epochs', '20'])
+    encoder, vit = results['encoder'], results['vit_moe']
+    assert encoder['float accuracy'] > 0.9 and encoder['same class as float'] >= 0.97
+    assert vit['float accuracy'] > 0.6 and vit['same class as float'] >= 0.95
+    assert vit['firmware accuracy'] >= vit['float accuracy'] - 0.03
+    assert 'ViT block with MoE MLP' in capsys.readouterr().out
+
+
+def test_pytorch_transformer_encoder(tmp_path, capsys) -> None:
+    """nn.Embedding, nn.MultiheadAttention, nn.LayerNorm, MLP, mean pooling: the firmware keeps the
+    float model's classes and predict() equals the emulator."""
+    results = example('transformer_pytorch').main(['--output-dir', str(tmp_path / 'encoder'), '--epochs', '20'])
+    assert results['float accuracy'] > 0.9 and results['same class as float'] >= 0.97
+    assert results['predict() = emulator'] == 1.0
+    assert 'PyTorch encoder' in capsys.readouterr().out

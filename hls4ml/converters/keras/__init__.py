@@ -1,6 +1,7 @@
 """The Keras 3 frontend: `parse_keras_model(model) -> (Graph, origin names)`."""
 
 from hls4ml.converters.keras import (  # noqa: F401  (they register their handlers)
+    attention,
     einsum,
     gathers,
     hgq,

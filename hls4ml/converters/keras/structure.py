@@ -25,10 +25,30 @@ MERGES = {
 @handles('Flatten', 'Reshape', produces=(Kind.RESHAPE,))
 def reshape(source: Source) -> list[Layer]:
     size = math.prod(source.input_shapes[0])
-    target = [size] if type(source.layer).__name__ == 'Flatten' else [int(dim) for dim in source.config['target_shape']]
+    if type(source.layer).__name__ == 'Flatten':
+        target = [size]
+    elif hasattr(source.layer, 'newshape'):  # the operation of keras.ops.reshape: its shape has the batch axis
+        target = _operation_target(source, size)
+    else:
+        target = [int(dim) for dim in source.config['target_shape']]
     if target.count(-1) == 1:  # Keras infers one dimension
         target[target.index(-1)] = size // -math.prod(target)
     return [source.make(Kind.RESHAPE, target_shape=tuple(target))]
+
+
+def _operation_target(source: Source, size: int) -> list[int]:
+    """The sample shape of `keras.ops.reshape(x, newshape)`: newshape must keep the batch axis first
+    (-1 or None there) and reshape each sample on its own."""
+    newshape = [-1 if dim is None else int(dim) for dim in source.layer.newshape]
+    sample = newshape[1:]
+    known = math.prod(dim for dim in sample if dim != -1)
+    if not newshape or newshape[0] != -1 or sample.count(-1) > 0 or known != size:
+        raise UnsupportedLayer(
+            f'{source.origin}: keras.ops.reshape to {tuple(source.layer.newshape)} of samples of shape '
+            f'{source.input_shapes[0]} is not supported: give the batch axis as -1 (or None) first and every '
+            f'other axis its size, {size} values per sample (or use keras.layers.Reshape)'
+        )
+    return sample
 
 
 @handles('Permute', produces=(Kind.TRANSPOSE,))

@@ -9,6 +9,7 @@ MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node
 from hls4ml.converters.pytorch import (  # noqa: F401  (they register their handlers)
     activations,
     arithmetic,
+    attention,
     einsum,
     gathers,
     recurrent,

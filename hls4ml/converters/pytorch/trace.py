@@ -4,6 +4,7 @@ node on a batch of one (shapes to check the conversion against, values of the co
 
 from __future__ import annotations
 
+import operator
 from collections import OrderedDict
 from numbers import Integral
 from typing import Any
@@ -41,12 +42,22 @@ def trace(model: Any) -> fx.GraphModule:
     if fx.Tracer().is_leaf_module(model, ''):  # a lone torch.nn layer: keep it one node, as inside a model
         model = torch.nn.Sequential(OrderedDict([(type(model).__name__.lower(), model)]))
     try:
-        return fx.symbolic_trace(model)
+        traced = fx.symbolic_trace(model)
     except Exception as error:
         raise ConversionError(
             f'torch.fx cannot trace {type(model).__name__} ({type(error).__name__}: {error}); control flow that '
             'depends on tensor values, and calls fx cannot follow, must be moved out of forward()'
         ) from error
+    _drop_unread_items(traced)
+    return traced
+
+
+def _drop_unread_items(traced: fx.GraphModule) -> None:
+    """Remove the items of tuple results that nothing reads (`out, _ = attention(x, x, x)` unpacks both):
+    an item that is made lazily (the averaged attention weights) then costs no layers."""
+    for node in reversed(list(traced.graph.nodes)):
+        if node.op == 'call_function' and node.target is operator.getitem and not node.users:
+            traced.graph.erase_node(node)
 
 
 def origin_of(node: fx.Node, traced: fx.GraphModule) -> Origin:
