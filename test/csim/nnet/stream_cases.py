@@ -35,6 +35,7 @@ DRIVER = jinja2.Template(
 #include "nnet_activation_stream.h"
 #include "nnet_array_stream.h"
 #include "nnet_dense_stream.h"
+#include "nnet_einsum_stream.h"
 #include "nnet_merge_stream.h"
 #include "nnet_stream.h"
 
@@ -158,11 +159,15 @@ def _constants(lines: list[str]) -> dict[str, int]:
 # ---- io_parallel kernel cases (nnet_cases.py) ---------------------------------------------------------------
 
 
+# the Resource kernels whose stream form is the Latency one's (C-simulation runs one loop for both)
+ONE_LOOP = {'dense_resource': 'dense', 'einsum_dense_resource': 'einsum_dense'}
+
+
 def _kernel_pack(kernel: str, constants: dict[str, int], number: int) -> tuple[int, int]:
     """Element sizes (input, output) of a case of nnet_cases: dense packs the whole vector, softmax
     one row per element, the elementwise kernels cycle through the divisors of n_in."""
     n_in = constants['n_in']
-    if kernel in ('dense', 'dense_resource'):
+    if kernel in ('dense', 'dense_resource', 'einsum_dense', 'einsum_dense_resource'):
         return n_in, constants['n_out']
     if kernel.startswith('softmax'):
         slice_ = constants.get('n_slice') or n_in
@@ -185,7 +190,7 @@ def kernel_cases(family: str) -> list[StreamCase]:
         cases.append(
             StreamCase(
                 name=case.name,
-                kernel='dense' if kernel == 'dense_resource' else kernel,  # C-simulation runs one loop for both
+                kernel=ONE_LOOP.get(kernel, kernel),  # C-simulation runs one loop for both strategies
                 base=case.base,
                 config_lines=case.config_lines,
                 inputs=[Port(case.data_type, pack_in, case.inputs)],
