@@ -26,6 +26,22 @@ template <class T> inline bool is_positive(const T &x) { return x > 0; }
 
 template <class A, class B> inline bool greater_than(const A &a, const B &b) { return (b - a) < 0; }
 
+// floor(sqrt(square)) on root_T's grid: the largest root with root * root <= square, found bit by bit
+// from the top (exact; the SOM's distances and the layer normalization's variance use it).
+template <class root_T, class square_T> inline root_T exact_root(const square_T &square) {
+    NNET_INLINE
+    root_T root = 0;
+    NNET_UNROLL
+    for (int bit = root_T::width - 1; bit >= 0; bit--) {
+        root_T trial = root;
+        trial[bit] = 1;
+        if (!greater_than(trial * trial, square)) {
+            root = trial;
+        }
+    }
+    return root;
+}
+
 // ---- the element-wise loop of io_parallel kernels ----------------------------------------------------
 // The N values of a tensor, all in parallel (the calling kernel pipelines). An operation is a small
 // struct (`relu_op`, `add_op`, ...) whose operator() writes one output value.

@@ -24,21 +24,6 @@ struct layernorm_config {
     static const unsigned reuse_factor = 1;
 };
 
-// The largest root of root_T's grid with root * root <= square, bit by bit from the top.
-template <class root_T, class square_T> inline root_T layernorm_root(const square_T &square) {
-    NNET_INLINE
-    root_T root = 0;
-    NNET_UNROLL
-    for (int bit = root_T::width - 1; bit >= 0; bit--) {
-        root_T trial = root;
-        trial[bit] = 1;
-        if (!greater_than(trial * trial, square)) {
-            root = trial;
-        }
-    }
-    return root;
-}
-
 // numerator / divisor truncated toward zero on norm_T's grid (norm_T signed): the largest magnitude
 // q with q * divisor <= |numerator|, bit by bit below the sign bit; 0 when the divisor is 0.
 template <class norm_T, class numerator_T, class root_T>
@@ -83,7 +68,7 @@ inline void layernorm_row(const data_T *data, res_T *res, const typename CONFIG_
         squares = squares + diff[i] * diff[i];
     }
     const typename CONFIG_T::variance_t variance = squares * count + epsilon;
-    const typename CONFIG_T::root_t root = layernorm_root<typename CONFIG_T::root_t>(variance);
+    const typename CONFIG_T::root_t root = exact_root<typename CONFIG_T::root_t>(variance);
     NNET_UNROLL
     for (unsigned i = 0; i < CONFIG_T::n_slice; i++) {
         const typename CONFIG_T::norm_t norm = layernorm_divide<typename CONFIG_T::norm_t>(diff[i] * count, root);

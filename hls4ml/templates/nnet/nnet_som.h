@@ -13,7 +13,7 @@
 //
 // Outputs that read a fifth array, `lookup` (the 5-argument nnet::som):
 //   som_activities        exp(-(d_n - d_bmu) / beta) per unit from an exp table (table_t[table_size]);
-//                         squared_euclidean first takes root_t roots (som_root), cosine uses
+//                         squared_euclidean first takes root_t roots (exact_root), cosine uses
 //                         sim_bmu - sim_n; the slot is the gap on the half-step grid (index_t,
 //                         table_shift + 1 fractional bits) plus 1, halved; slots past the table give 0
 //   som_unit_coordinates  the BMU's two coordinates from a [n_units][2] table (hexagonal maps)
@@ -175,21 +175,6 @@ void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
     som_bmu_output<res_T, CONFIG_T, CONFIG_T::n_in, 1>(best, res, codebook, labels);
 }
 
-// floor(sqrt(square)) on root_T's grid: the largest root with root * root <= square, bit by bit from the top.
-template <class root_T, class square_T> inline root_T som_root(const square_T &square) {
-    NNET_INLINE
-    root_T root = 0;
-    NNET_UNROLL
-    for (int bit = root_T::width - 1; bit >= 0; bit--) {
-        root_T trial = root;
-        trial[bit] = 1;
-        if (!greater_than(trial * trial, square)) {
-            root = trial;
-        }
-    }
-    return root;
-}
-
 // The table slot of a gap >= 0: gap / 2^-table_shift rounded half up.
 template <typename CONFIG_T, class gap_T> inline unsigned som_activity_slot(const gap_T &gap) {
     NNET_INLINE
@@ -217,12 +202,12 @@ template <> struct som_lookup_output<som_activities> {
                       res_T res[CONFIG_T::n_out], const table_T table[]) {
         NNET_INLINE
         typedef typename CONFIG_T::root_t root_t;
-        const root_t best_root = som_root<root_t>(dist[best]);
+        const root_t best_root = exact_root<root_t>(dist[best]);
         NNET_UNROLL
         for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
             unsigned slot;
             if (CONFIG_T::distance == som_squared_euclidean) {
-                slot = som_activity_slot<CONFIG_T>(som_root<root_t>(dist[n]) - best_root);
+                slot = som_activity_slot<CONFIG_T>(exact_root<root_t>(dist[n]) - best_root);
             } else if (CONFIG_T::distance == som_cosine) {
                 slot = som_activity_slot<CONFIG_T>(dist[best] - dist[n]);
             } else {
