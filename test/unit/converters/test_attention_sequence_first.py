@@ -17,7 +17,8 @@ pytestmark = pytest.mark.filterwarnings('ignore:.auto. precision is capped')
 
 
 class SequenceFirst(torch.nn.Module):
-    """The usual pattern around a batch_first=False attention inside a batch-first model."""
+    """The usual pattern around a batch_first=False attention inside a batch-first model (written with
+    permute and torch.transpose here; the csim test writes x.transpose(0, 1))."""
 
     def __init__(self, batch_first: bool = False) -> None:
         super().__init__()
@@ -27,9 +28,9 @@ class SequenceFirst(torch.nn.Module):
         if self.attention.batch_first:
             output, weights = self.attention(x, x, x)
             return output, weights
-        tokens = x.transpose(0, 1)
+        tokens = x.permute(1, 0, 2)
         output, weights = self.attention(tokens, tokens, tokens)
-        return output.transpose(0, 1), weights
+        return torch.transpose(output, 1, 0), weights
 
 
 def on_grid(module: torch.nn.Module) -> torch.nn.Module:
