@@ -9,8 +9,9 @@
 * **ViT-style block with a mixture of experts** on scikit-learn's 8 x 8 digits (the 8 rows are the
   tokens): a patch Dense -> LayerNormalization -> MultiHeadAttention -> add -> LayerNormalization ->
   a mixture-of-experts MLP -> add -> average pooling -> Dense. The MLP's 4 experts are one
-  EinsumDense (every expert on every token); `hls4ml.nn.keras_moe.ExpertChoiceRouter` (each expert
-  keeps its top-4 tokens of the 8) gives the gates, and an einsum combines the experts' outputs.
+  EinsumDense (every expert on every token); `hls4ml.nn.keras_moe.TopKRouter` (token choice: each
+  token picks its top-2 experts, gates renormalised over the two, as Mixtral) gives the gates, and an
+  einsum combines the experts' outputs.
 
 Prints, per block, the accuracy of float Keras and of the firmware, how often they agree, the
 largest difference of the logits and the estimated latency. No network access; about a minute on
@@ -34,11 +35,11 @@ from sklearn.datasets import load_digits  # noqa: E402
 from sklearn.model_selection import train_test_split  # noqa: E402
 
 import hls4ml  # noqa: E402
-from hls4ml.nn.keras_moe import ExpertChoiceRouter  # noqa: E402
+from hls4ml.nn.keras_moe import TopKRouter  # noqa: E402
 
 SEED = 7
 TOKENS, VOCABULARY, WIDTH = 6, 6, 8
-EXPERTS, CAPACITY, HIDDEN = 4, 4, 16
+EXPERTS, CHOSEN, HIDDEN = 4, 2, 16
 PRECISION = 'fixed<18,8>'
 
 
@@ -67,7 +68,7 @@ def vit_moe_block() -> keras.Model:
     normed = layers.LayerNormalization()(patches)
     x = layers.Add()([patches, layers.MultiHeadAttention(num_heads=2, key_dim=8, name='attention')(normed, normed)])
     normed = layers.LayerNormalization()(x)
-    gates = ExpertChoiceRouter(CAPACITY, name='router')(layers.Dense(EXPERTS, name='gate')(normed))
+    gates = TopKRouter(EXPERTS, k=CHOSEN, renormalize=True, name='router')(normed)  # (tokens, experts)
     experts = layers.EinsumDense(
         'abc,cef->abef', output_shape=(None, EXPERTS, HIDDEN), bias_axes='ef', activation='relu', name='experts'
     )(normed)

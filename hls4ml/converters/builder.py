@@ -559,14 +559,17 @@ class GraphBuilder:
         return Value(name, x.shape, (0,))
 
     def router(self, origin: Origin, x: Value, k: int, renormalize: bool, output: str) -> Value:
-        """Token-choice MoE gating of a vector of expert logits (docs/moe.md); `output`: ROUTER_OUTPUTS."""
-        if x.rank != 1:
-            raise UnsupportedOperation(f'{origin}: a router over a tensor of shape {x.shape} (only one token)')
-        if not 1 <= int(k) <= x.shape[0] or output not in ROUTER_OUTPUTS:
-            raise UnsupportedOperation(f'{origin}: router with k={k} of {x.shape[0]} experts and output {output!r}')
-        attributes: dict[str, Any] = {'n_in': x.shape[0], 'k': int(k), 'renormalize': bool(renormalize)}
+        """Token-choice MoE gating of expert logits along the last axis, each row (token) on its own
+        (docs/moe.md); `output`: ROUTER_OUTPUTS."""
+        if x.rank < 1:
+            raise UnsupportedOperation(f'{origin}: a router needs a vector of expert logits, got shape {x.shape}')
+        if not 1 <= int(k) <= x.shape[-1] or output not in ROUTER_OUTPUTS:
+            raise UnsupportedOperation(f'{origin}: router with k={k} of {x.shape[-1]} experts and output {output!r}')
+        x = self.framework_order(x, origin)
+        attributes: dict[str, Any] = {'n_in': x.shape[-1], 'k': int(k), 'renormalize': bool(renormalize)}
         name = self._emit(origin, Kind.ROUTER, [x.tensor], output=output, **attributes)
-        return Value(name, self.graph.tensors[name].shape, (0,))
+        shape = self.graph.tensors[name].shape
+        return Value(name, shape, tuple(range(len(shape))))
 
     def expert_choice(self, origin: Origin, x: Value, capacity: int) -> Value:
         """Expert-choice MoE gating of a group of tokens, framework shape (tokens, experts): each expert

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined
+from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined, stream_schedule
 from hls4ml.estimate.kinds_other import softmax_rows, table_memories
 from hls4ml.estimate.kinds_products import mux_luts
 from hls4ml.estimate.mapping import in_block_ram
@@ -110,37 +110,45 @@ def _soft_topk_constants(
 
 @estimator_rule(Kind.ROUTER)
 def router(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """One token's router per row of n_in logits: io_parallel unrolls every row (copies = rows) in one
+    pipeline; io_stream routes one row per element with one copy."""
     attributes = layer.attributes
     n, k = attributes['n_in'], attributes['k']
+    rows = max(ctx.input_size(layer) // n, 1)
+    copies = 1 if ctx.io_stream else rows
     data_bits, rank, result = ctx.input_bits(layer), index_bits(n), ctx.type_bits(layer, 'result')
     cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * result))
-    cost.logic_bits += k * (n - 1) * (2 * data_bits + rank + 1) + k * n  # compare-selects; the taken flags
+    cost.logic_bits += copies * (k * (n - 1) * (2 * data_bits + rank + 1) + k * n)  # compare-selects; taken flags
     chain, read = ctx.compare_ns(data_bits, tree_levels(n)).scale(k), Range(0, 0)
     if attributes['output'] != 'indices':
-        gates, read = _router_gates(cost, ctx, layer)
+        gates, read = _router_gates(cost, ctx, layer, copies)
         chain = chain + gates
     if attributes['output'] == 'gates':  # res[e] = the gate of the s with chosen[s] == e
-        cost.logic_bits += n * k * (rank + result)
+        cost.logic_bits += copies * n * k * (rank + result)
     depth = ctx.cycles(chain, read)
+    per_token = f' per token, {rows} tokens' if rows > 1 else ''
+    notes = [f'{copies * k * (n - 1)} comparators ({k} argmax passes{per_token})']
+    if ctx.io_stream and rows > 1:
+        latency, interval = stream_schedule(depth, rows)
+        return LayerModel(cost, latency, interval, depth, notes, coarse=True)
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
-    notes = [f'{k * (n - 1)} comparators ({k} argmax passes)']
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
 
 
-def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer) -> tuple[Range, Range]:
-    """router_gate_values: the chosen logits (multiplexers), r - r_max and an exp read for each of the
-    k chosen (and for all n experts without renormalize), the sum, one reciprocal read, k products.
-    Returns the delay and the cycles of the two reads in sequence."""
+def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer, copies: int) -> tuple[Range, Range]:
+    """router_gate_values, `copies` times: the chosen logits (multiplexers), r - r_max and an exp read
+    for each of the k chosen (and for all n experts without renormalize), the sum, one reciprocal read,
+    k products. Returns the delay and the cycles of the two reads in sequence."""
     attributes = layer.attributes
     n, k, data_bits = attributes['n_in'], attributes['k'], ctx.input_bits(layer)
     summed = k if attributes['renormalize'] else n
     exp_reads = k if attributes['renormalize'] else k + n
-    memories, block_ram = table_memories(layer, ctx, {'exp_': exp_reads, 'inv_': 1})
+    memories, block_ram = table_memories(layer, ctx, {'exp_': copies * exp_reads, 'inv_': copies})
     cost.memories += memories
     accum = ctx.type_bits(layer, 'accum')
-    cost.logic_bits += k * data_bits * mux_luts(n)
-    cost.adder_bits += exp_reads * data_bits + summed * accum
-    products = [Multiplier(k, ctx.type_bits(layer, 'exp_table'), ctx.type_bits(layer, 'inv_table'))]
+    cost.logic_bits += copies * k * data_bits * mux_luts(n)
+    cost.adder_bits += copies * (exp_reads * data_bits + summed * accum)
+    products = [Multiplier(copies * k, ctx.type_bits(layer, 'exp_table'), ctx.type_bits(layer, 'inv_table'))]
     cost.add_multipliers(products)
     chain = ctx.add_ns(data_bits) + ctx.add_ns(accum, tree_levels(summed)) + ctx.multiply_ns(products)
     return chain, ctx.read_cycles(block_ram).scale(2)

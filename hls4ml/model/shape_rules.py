@@ -149,15 +149,16 @@ def soft_topk_shape(layer: Layer, inputs: list[Shape]) -> Shape:
 
 
 def router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
-    """(n_in,) dense gates, or (k,) gates / expert indices, of a vector of n_in expert logits."""
+    """(..., n_in) dense gates, or (..., k) gates / expert indices, of rows of n_in expert logits
+    along the last axis (one row per token: a vector, or (tokens, n_in))."""
     n_in, k, output = layer.attributes['n_in'], layer.attributes['k'], layer.attributes['output']
-    if len(inputs[0]) != 1 or inputs[0][0] != n_in:
-        raise _fail(layer, f'the router takes a vector of {n_in} expert logits, got shape {inputs[0]}')
+    if len(inputs[0]) < 1 or inputs[0][-1] != n_in:
+        raise _fail(layer, f'the router takes rows of {n_in} expert logits (the last axis), got shape {inputs[0]}')
     if not 1 <= k <= n_in:
         raise _fail(layer, f'k={k} must be between 1 and the {n_in} experts')
     if output not in ('gates', 'weights', 'indices'):
         raise _fail(layer, f"unknown router output {output!r}; expected 'gates', 'weights' or 'indices'")
-    return (n_in,) if output == 'gates' else (k,)
+    return (*inputs[0][:-1], n_in if output == 'gates' else k)
 
 
 def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:

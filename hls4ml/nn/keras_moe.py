@@ -101,7 +101,8 @@ def soft_topk_magnitude(x: Any, k: int, strength: float) -> Any:
 @keras.saving.register_keras_serializable(package='hls4ml')
 class TopKRouter(keras.layers.Layer):
     """Token-choice MoE router over the last axis: a gate matrix (no bias by default, as V-MoE and
-    Mixtral), then `route`. Input (batch, features); output (batch, num_experts) or (batch, k)."""
+    Mixtral), then `route`. Input (batch, features) or (batch, tokens, features), each token routed
+    on its own; output (..., num_experts) or (..., k)."""
 
     def __init__(
         self,

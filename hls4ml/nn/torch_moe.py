@@ -94,7 +94,8 @@ torch.fx.wrap('expert_choice')
 
 class TopKRouter(torch.nn.Module):
     """Token-choice MoE router: `gate` (Linear, no bias by default, as V-MoE and Mixtral), then
-    `topk_router`. Input (batch, in_features); output (batch, num_experts) gates or (batch, k)."""
+    `topk_router`. Input (batch, in_features) or (batch, tokens, in_features), each token routed on its
+    own; output (..., num_experts) gates or (..., k)."""
 
     def __init__(
         self,

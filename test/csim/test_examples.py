@@ -61,7 +61,7 @@ def test_lstm_timeseries_keeps_the_float_decisions(tmp_path, capsys) -> None:
 
 def test_keras_transformer_blocks(tmp_path, capsys) -> None:
     """The encoder (Embedding, MultiHeadAttention, LayerNormalization, MLP, pooling) and the ViT block
-    with an expert-choice MoE MLP keep the float model's classes; the encoder learns its counting task."""
+    with a token-choice (top-2) MoE MLP keep the float model's classes; the encoder learns its counting task."""
     results = example('transformer_keras').main(['--output-dir', str(tmp_path / 'transformer'), '--epochs', '20'])
     encoder, vit = results['encoder'], results['vit_moe']
     assert encoder['float accuracy'] > 0.9 and encoder['same class as float'] >= 0.97

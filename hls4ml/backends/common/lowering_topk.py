@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.registry import lowering
@@ -53,13 +55,17 @@ def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 @lowering(Kind.ROUTER, stream='nnet_router_stream.h')
 def lower_router(layer: Layer, context: LoweringContext) -> LayerImpl:
-    """k, the gate normalisation and the output; the stable-softmax exp and reciprocal tables."""
+    """k, the gate normalisation and the output; the stable-softmax exp and reciprocal tables; the
+    tokens (n_rows, written only beyond the default 1) when the logits are (tokens, n_in)."""
     impl = context.start(layer, 'nnet_router.h', 'nnet::router_config', 'nnet::router')
     attributes = layer.attributes
     tables = layer_tables(layer, _input_type(layer, context))
+    shape = context.graph.tensors[layer.outputs[0]].shape
+    impl.statics[-1] = ('unsigned', 'n_in', str(attributes['n_in']))  # one token's logits
     impl.statics += [
         ('unsigned', 'k', str(attributes['k'])),
-        ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
+        ('unsigned', 'n_out', str(shape[-1])),
+        *([('unsigned', 'n_rows', str(math.prod(shape[:-1])))] if len(shape) > 1 else []),
         ('bool', 'renormalize', 'true' if attributes['renormalize'] else 'false'),
         ('unsigned', 'output', f'nnet::router_{attributes["output"]}'),
         ('unsigned', 'table_size', str(tables['exp_'].size)),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, array_of, handles
+from hls4ml.converters.pointwise import pointwise_dense
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.reference.soft_topk import strength_exponent
@@ -48,25 +49,30 @@ def router_outputs(source: Source, renormalize: bool) -> list[Layer]:
 KERAS_MOE_MODULE = 'hls4ml.nn.keras_moe'
 
 
-def _moe_layer(source: Source, what: str, rank: int = 1) -> tuple[int, ...]:
-    """The input shape of one of the `hls4ml.nn.keras_moe` layers (only theirs, of the given rank)."""
+def _moe_layer(source: Source, what: str, rank: int | tuple[int, ...] = 1) -> tuple[int, ...]:
+    """The input shape of one of the `hls4ml.nn.keras_moe` layers (only theirs, of the given rank(s))."""
     if type(source.layer).__module__ != KERAS_MOE_MODULE:
         raise UnsupportedLayer(f'{source.origin}: only the {what} layer of {KERAS_MOE_MODULE} is supported')
     shape = source.input_shapes[0]
-    if len(shape) != rank:
-        expected = 'one vector' if rank == 1 else '(tokens, experts)'
+    if len(shape) not in ((rank,) if isinstance(rank, int) else rank):
+        expected = {1: 'one vector', 2: '(tokens, experts)', (1, 2): 'one vector or (tokens, features)'}[rank]
         raise UnsupportedLayer(f'{source.origin}: {what} of shape {shape} is not supported ({expected} per sample)')
     return shape
 
 
-@handles('TopKRouter', produces=(Kind.DENSE, Kind.ROUTER))
+@handles('TopKRouter', produces=(Kind.DENSE, Kind.CONV1D, Kind.ROUTER))
 def topk_router(source: Source) -> list[Layer]:
-    """The gate matrix as a Dense layer `<name>_gate`, then the Router (named after the Keras layer)."""
-    (n_in,) = _moe_layer(source, 'TopKRouter')
+    """The gate matrix as a Dense layer `<name>_gate` (a pointwise Conv1D on (tokens, features)), then
+    the Router (named after the Keras layer), each token routed on its own."""
+    shape = _moe_layer(source, 'TopKRouter', rank=(1, 2))
     layer = source.layer
     kernel = array_of(layer.kernel)
     bias = np.zeros(layer.num_experts) if layer.bias is None else array_of(layer.bias)
-    gate = source.make(Kind.DENSE, n_in=n_in, n_out=layer.num_experts, weights={'weight': kernel, 'bias': bias})
+    if len(shape) == 1:
+        gate = source.make(Kind.DENSE, n_in=shape[0], n_out=layer.num_experts, weights={'weight': kernel, 'bias': bias})
+    else:
+        kind, weights, attributes = pointwise_dense(tuple(shape[:-1]), kernel, bias)
+        gate = source.make(kind, weights=weights, **attributes)
     gate.name, gate.outputs, gate.source_class = f'{source.name}_gate', [f'{source.name}_gate'], ''
     attributes = {'n_in': layer.num_experts, 'k': layer.k, 'renormalize': layer.renormalize}
     router = source.make(Kind.ROUTER, inputs=[gate.name], output=layer.output_mode, **attributes)

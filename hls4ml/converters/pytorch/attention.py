@@ -1,4 +1,4 @@
-"""torch `nn.MultiheadAttention` (batch_first=True) as a composition of existing IR kinds
+"""torch `nn.MultiheadAttention` as a composition of existing IR kinds
 (docs/attention.md), the same as Keras MultiHeadAttention's:
 
     q, k, v = x W^T + b            Dense along the last axis (pointwise convolutions), the query's
@@ -12,8 +12,10 @@
 The second output, the attention weights averaged over the heads (need_weights=True, the default),
 is made only when the model reads it: a Dense of weight 1/heads over the head axis.
 A constant attn_mask of 0 and -inf (is_causal is only a hint beside it) selects -MASKED for masked
-keys, as the Keras handler does; key_padding_mask, a computed or boolean attn_mask, batch_first=False,
-add_bias_kv and add_zero_attn are refused by name."""
+keys, as the Keras handler does. batch_first=False converts when its inputs are `x.transpose(0, 1)` of
+batch-first tensors (the usual pattern; the transposes cancel, no layer is made) and its output is
+transposed back. key_padding_mask, a computed or boolean attn_mask, add_bias_kv and add_zero_attn are
+refused by name."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ import numpy as np
 
 from hls4ml.converters.attention import KEEP_TYPE, MASKED, OFFSET_TYPE
 from hls4ml.converters.builder import Value
-from hls4ml.converters.pytorch.registry import Step, array, modules, tensor
+from hls4ml.converters.pytorch.registry import SequenceFirst, Step, array, modules, tensor
 
 
 class AttentionResult:
@@ -38,9 +40,9 @@ class AttentionResult:
     def __len__(self) -> int:
         return 2
 
-    def __getitem__(self, index: int) -> Value | None:
-        if index == 0:
-            return self.output
+    def __getitem__(self, index: int) -> Value | SequenceFirst | None:
+        if index == 0:  # batch_first=False returns (tokens, batch, embed); its weights stay batch-first
+            return self.output if self.module.batch_first else SequenceFirst(self.output)
         if not self.need_weights:
             return None
         if not self.average:  # average_attn_weights=False: the weights of each head
@@ -64,6 +66,10 @@ def multihead_attention(
     is_causal: bool = False,
 ) -> AttentionResult:
     _refuse_unsupported(step, module, key_padding_mask, attn_mask, is_causal)
+    if not module.batch_first:
+        query, key, value = (
+            _batch_first(step, x, role) for x, role in ((query, 'query'), (key, 'key'), (value, 'value'))
+        )
     heads, embed_dim = module.num_heads, module.embed_dim
     head_dim = embed_dim // heads
     weights, biases = _projections(module)
@@ -92,13 +98,20 @@ def _refuse_unsupported(step: Step, module: Any, key_padding_mask: Any, attn_mas
         raise step.refuse('key_padding_mask is not supported yet (a constant attn_mask of 0 and -inf is)')
     if isinstance(attn_mask, Value):
         raise step.refuse('an attn_mask computed from the inputs is not supported (a constant mask of 0 and -inf is)')
-    if not module.batch_first:
-        raise step.refuse(
-            'batch_first=False puts the batch on axis 1, and each sample must be computed on its own along axis 0: '
-            'construct the module with batch_first=True and pass (batch, tokens, features) tensors'
-        )
     if module.bias_k is not None or module.add_zero_attn:
         raise step.refuse('add_bias_kv=True and add_zero_attn=True are not supported (they add a key and a value)')
+
+
+def _batch_first(step: Step, x: Any, role: str) -> Value:
+    """The batch-first tensor behind a batch_first=False input, which must be `x.transpose(0, 1)` of one
+    (the transposes cancel against the layer's layout); any other tensor's axis 1 is not its batch."""
+    if isinstance(x, SequenceFirst):
+        return x.value
+    raise step.refuse(
+        f'batch_first=False reads the {role} as (tokens, batch, features), and each sample is computed on its own: '
+        f'pass x.transpose(0, 1) of a (batch, tokens, features) tensor (and transpose the output back), '
+        'or construct the module with batch_first=True'
+    )
 
 
 def _masked(step: Step, scores: Value, attn_mask: np.ndarray) -> Value:

@@ -17,7 +17,7 @@ import torch
 from torch import fx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
-from hls4ml.converters.pytorch.registry import Step
+from hls4ml.converters.pytorch.registry import SequenceFirst, Step
 from hls4ml.converters.pytorch.router_pattern import match_routers
 from hls4ml.converters.pytorch.trace import (
     handler_of,
@@ -114,7 +114,9 @@ class _Walk:
 
     def _checked(self, step: Step, value: Any) -> Any:
         """`value`, after checking it is a tensor exactly when PyTorch's result is, of PyTorch's shape."""
-        if step.torch_shape is None and not isinstance(value, Value):
+        if isinstance(value, SequenceFirst) and step.torch_shape == value.torch_shape:
+            return value
+        if step.torch_shape is None and not isinstance(value, (Value, SequenceFirst)):
             return value
         if step.torch_shape is None or not isinstance(value, Value):
             raise step.refuse('the conversion does not produce a tensor exactly where PyTorch does')
@@ -140,6 +142,11 @@ class _Walk:
         items = list(returned) if isinstance(returned, (tuple, list)) else [returned]
         for index, item in enumerate(items):
             value = self.values.get(item) if isinstance(item, fx.Node) else item
+            if isinstance(value, SequenceFirst):
+                raise ConversionError(
+                    f'output {index} of the model has the batch on axis 1 (x.transpose(0, 1)): transpose it back '
+                    'to batch-first, as hls4ml computes one sample at a time'
+                )
             if not isinstance(value, Value):
                 raise ConversionError(
                     f'output {index} of the model is not a tensor computed from the inputs '

@@ -43,6 +43,20 @@ BATCH = Batch()
 
 
 @dataclass(frozen=True)
+class SequenceFirst:
+    """`x.transpose(0, 1)` of a batch-first tensor `x`: PyTorch's (tokens, batch, ...) layout of the
+    same per-sample data, which only nn.MultiheadAttention(batch_first=False) and the transpose back
+    read (the two transposes cancel against the layer's own layout: no IR layer)."""
+
+    value: Value
+
+    @property
+    def torch_shape(self) -> tuple[int, ...]:
+        """PyTorch's shape for a batch of one: the batch axis second."""
+        return (self.value.shape[0], 1, *self.value.shape[1:])
+
+
+@dataclass(frozen=True)
 class Step:
     """One fx node being converted."""
 
@@ -91,6 +105,11 @@ def modules(*class_names: str) -> Callable[[Handler], Handler]:
 # ---- argument helpers ---------------------------------------------------------------------------
 def tensor(step: Step, x: Any, what: str = 'the input') -> Value:
     """`x` as a tensor computed from the model inputs."""
+    if isinstance(x, SequenceFirst):
+        raise step.refuse(
+            f'{what} has the batch on axis 1 (x.transpose(0, 1)); only nn.MultiheadAttention(batch_first=False) '
+            'and the transpose back to batch-first read such a tensor'
+        )
     if not isinstance(x, Value):
         raise step.refuse(f'{what} must be a tensor computed from the model inputs, got {type(x).__name__}')
     return x

@@ -92,10 +92,9 @@ def softmax_topk_router(
 
 @module_forwards(topk_router)
 def router(step: Step, logits: Any, k: int, renormalize: bool, output: str) -> Value:
-    """`hls4ml.nn.torch_moe.TopKRouter` after its gate Linear: one IR Router layer."""
+    """`hls4ml.nn.torch_moe.TopKRouter` after its gate Linear: one IR Router layer, each token (row of
+    the last axis) routed on its own."""
     logits = tensor(step, logits, 'the router logits')
-    if logits.rank != 1:
-        raise step.refuse(f'a router over logits of shape {logits.shape} (only one token per sample)')
     return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output))
 
 

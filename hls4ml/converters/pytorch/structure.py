@@ -17,7 +17,15 @@ import torch
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.gathers import slice_tensor
 from hls4ml.converters.pytorch.recurrent import LastState
-from hls4ml.converters.pytorch.registry import BATCH, Step, functions, modules, sample_axis, tensor
+from hls4ml.converters.pytorch.registry import (
+    BATCH,
+    SequenceFirst,
+    Step,
+    functions,
+    modules,
+    sample_axis,
+    tensor,
+)
 from hls4ml.converters.pytorch.selection import TOPK_FIELDS, TopKResult
 
 
@@ -101,9 +109,12 @@ def squeeze(step: Step, x: Any, dim: Any = None) -> Value:
 
 
 @functions(torch.permute, methods=('permute',))
-def permute(step: Step, x: Any, *dims: Any) -> Value:
-    x = tensor(step, x)
+def permute(step: Step, x: Any, *dims: Any) -> Value | SequenceFirst:
     dims = _shape_argument(dims)
+    if isinstance(x, (Value, SequenceFirst)) and len(dims) >= 2 and _swaps_batch(x, dims[0], dims[1]):
+        if [int(axis) % len(dims) for axis in dims[2:]] == list(range(2, len(dims))):
+            return _batch_swapped(step, x)
+    x = tensor(step, x)
     rank = x.rank + 1
     if len(dims) != rank or int(dims[0]) % rank != 0:
         raise step.refuse(f'permute{tuple(dims)} must keep the batch axis first')
@@ -111,12 +122,33 @@ def permute(step: Step, x: Any, *dims: Any) -> Value:
 
 
 @functions(torch.transpose, torch.swapaxes, torch.swapdims, methods=('transpose', 'swapaxes', 'swapdims'))
-def transpose(step: Step, x: Any, dim0: int, dim1: int) -> Value:
+def transpose(step: Step, x: Any, dim0: int, dim1: int) -> Value | SequenceFirst:
+    if isinstance(x, (Value, SequenceFirst)) and _swaps_batch(x, dim0, dim1):
+        return _batch_swapped(step, x)
     x = tensor(step, x)
     first, second = sample_axis(step, x, dim0), sample_axis(step, x, dim1)
     perm = list(range(x.rank))
     perm[first], perm[second] = second, first
     return step.builder.transpose(step.origin, x, tuple(perm))
+
+
+def _swaps_batch(x: Value | SequenceFirst, dim0: Any, dim1: Any) -> bool:
+    """Whether the transpose of dims `dim0` and `dim1` swaps the batch axis with the next one."""
+    rank = len(x.torch_shape) if isinstance(x, SequenceFirst) else x.rank + 1
+    try:
+        return rank >= 2 and {int(dim0) % rank, int(dim1) % rank} == {0, 1}
+    except (TypeError, ValueError):
+        return False
+
+
+def _batch_swapped(step: Step, x: Value | SequenceFirst) -> Value | SequenceFirst:
+    """x.transpose(0, 1): a batch-first tensor to PyTorch's sequence-first layout and back (docs/attention.md);
+    no data moves, since each sample is still computed alone."""
+    if isinstance(x, SequenceFirst):
+        return x.value
+    if x.rank < 1:
+        raise step.refuse('transposing the batch axis of a tensor without other axes is not supported')
+    return SequenceFirst(x)
 
 
 def _concatenate(step: Step, tensors: Any, dim: int) -> Value:

@@ -133,6 +133,7 @@ class Selection:
             tables['inv_'],
             layer.types['accum'],
             layer.types['result'],
+            n_in=attributes['n_in'],
         )
 
     ROUTER = KindRecord(

@@ -43,13 +43,32 @@ def router(
     inv_spec: TableSpec,
     accum_type: Type,
     result_type: Type,
+    n_in: int | None = None,
 ) -> FixedArray:
     """'gates' (n_in, the gate of each chosen expert, 0 elsewhere), 'weights' (the k gates in rank
-    order) or 'indices' (the k experts)."""
-    rows = as_samples(x)
+    order) or 'indices' (the k experts), for each row of `n_in` logits (default: the whole sample). A
+    sample of n_rows tokens (n_rows * n_in values, row-major) gives its n_rows results in that order."""
+    samples = as_samples(x)
+    n_samples, size = samples.shape
+    rows = FixedArray(samples.raw.reshape(-1, n_in or size), samples.type, samples.family)
+    routed = _route(rows, k, renormalize, output, exp_spec, inv_spec, accum_type, result_type)
+    return FixedArray(routed.raw.reshape(n_samples, -1), routed.type, routed.family)
+
+
+def _route(
+    rows: FixedArray,
+    k: int,
+    renormalize: bool,
+    output: str,
+    exp_spec: TableSpec,
+    inv_spec: TableSpec,
+    accum_type: Type,
+    result_type: Type,
+) -> FixedArray:
+    """`router` of (n_rows, n_in) logits, one token per row."""
     chosen = router_choices(rows, k)
     if output == 'indices':
-        return FixedArray.from_raw(chosen, 'int<32>', x.family).cast(result_type)
+        return FixedArray.from_raw(chosen, 'int<32>', rows.family).cast(result_type)
     samples = np.arange(rows.shape[0])[:, np.newaxis]
     top = take(rows, (samples, chosen[:, :1]))
     exponentials = exp_spec.lookup(rows - top)

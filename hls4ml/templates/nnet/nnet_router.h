@@ -29,7 +29,8 @@ struct router_config {
     // Required typedefs: exp_table_t, inv_table_t, exp_index_t, inv_index_t, accum_t.
     static const unsigned n_in = 8; // experts
     static const unsigned k = 2;
-    static const unsigned n_out = 8; // n_in for gates, k for weights and indices
+    static const unsigned n_out = 8;  // per token: n_in for gates, k for weights and indices
+    static const unsigned n_rows = 1; // tokens, one row of n_in logits each (row-major)
     static const bool renormalize = true;
     static const unsigned output = router_gates;
     static const unsigned table_size = 1024;
@@ -118,11 +119,12 @@ inline void router_gate_values(const data_T data[CONFIG_T::n_in], const unsigned
     }
 }
 
+// One token: n_in logits -> n_out results.
 template <class data_T, class res_T, typename CONFIG_T>
-void router(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
-            const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
-            const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
+inline void router_row(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                       const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                       const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_INLINE
     unsigned chosen[CONFIG_T::k];
     NNET_ARRAY_PARTITION_COMPLETE(chosen)
     router_select<data_T, CONFIG_T>(data, chosen);
@@ -151,6 +153,19 @@ void router(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
             if (chosen[s] == e)
                 res[e] = gates[s];
         }
+    }
+}
+
+// Every token of the sample (n_rows rows of n_in logits), each routed on its own, in one pipeline.
+template <class data_T, class res_T, typename CONFIG_T>
+void router(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], res_T res[CONFIG_T::n_out * CONFIG_T::n_rows],
+            const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+            const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    NNET_UNROLL
+    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
+        router_row<data_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, res + row * CONFIG_T::n_out, exp_table,
+                                            inv_table);
     }
 }
 

@@ -1,5 +1,6 @@
-// MoE routers, io_stream. Token choice: one token's n_in logits are one stream element; they go
-// through the io_parallel kernel (nnet_router.h) unchanged, and the n_out results leave as one element.
+// MoE routers, io_stream. Token choice: one token's n_in logits are one stream element (n_rows of
+// them per sample); each goes through the io_parallel kernel's row (nnet_router.h) unchanged, and its
+// n_out results leave as one element.
 #ifndef NNET_ROUTER_STREAM_H_
 #define NNET_ROUTER_STREAM_H_
 
@@ -14,11 +15,14 @@ void router(stream<data_T> &data, stream<res_T> &res,
             const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     static_assert(data_T::size == CONFIG_T::n_in, "router stream: the input must be one element of n_in logits");
     static_assert(res_T::size == CONFIG_T::n_out, "router stream: the result must be one element of n_out values");
-    NNET_PIPELINE(1)
-    const data_T in = data.read();
-    res_T out;
-    router<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in.data, out.data, exp_table, inv_table);
-    res.write(out);
+    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        res_T out;
+        router_row<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in.data, out.data, exp_table,
+                                                                                      inv_table);
+        res.write(out);
+    }
 }
 
 // Expert choice, io_stream: one insertion queue of `capacity` (gate, token) entries per expert (seed-

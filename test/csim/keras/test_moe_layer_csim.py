@@ -107,3 +107,37 @@ def test_expert_choice_layer(tmp_path, backend: str, io_type: str) -> None:
     ordered = -np.sort(-probabilities, axis=1)
     clear = (ordered[:, 1] - ordered[:, 2]) > 2 * TOLERANCE
     np.testing.assert_array_equal((gates != 0).transpose(0, 2, 1)[clear], (expected != 0).transpose(0, 2, 1)[clear])
+
+
+@pytest.mark.parametrize(
+    'backend, io_type', [('Vitis', 'io_stream'), ('oneAPI', 'io_parallel'), ('Catapult', 'io_stream')]
+)
+def test_topk_router_per_token(tmp_path, backend: str, io_type: str) -> None:
+    """TopKRouter on (tokens, D) inputs: the gate a pointwise Conv1D, then a Router of 5 rows, each
+    token routed on its own; bit-exact, Keras' experts exactly, the gates within TOLERANCE."""
+    inputs = keras.Input((5, D))
+    routers = [
+        TopKRouter(EXPERTS, k=2, renormalize=True, output_mode='gates', name='mixtral'),
+        TopKRouter(EXPERTS, k=3, output_mode='indices', use_bias=True, name='experts'),
+    ]
+    keras_model = keras.Model(inputs, [router(inputs) for router in routers])
+    rng = np.random.default_rng(5)
+    for router in routers:
+        router.kernel.assign(rng.integers(-8, 9, (D, EXPERTS)) / 8)
+        if router.bias is not None:
+            router.bias.assign(rng.integers(-4, 5, EXPERTS) / 8)
+    config = {'Model': {'Precision': 'fixed<16,6>'}}
+    model = hls4ml.converters.convert_from_keras_model(
+        keras_model, hls_config=config, output_dir=str(tmp_path), backend=backend, io_type=io_type
+    )
+    assert [layer.kind for layer in model.graph.layers.values()].count('Router') == 2
+    x = _inputs()[2:].reshape(8, 5, D)
+    predicted = model.predict(x)
+    references, _ = interpret(model, x)
+    for output, reference in zip(predicted, references, strict=True):
+        np.testing.assert_array_equal(output, reference.to_double().reshape(output.shape))
+    gates, experts = (np.asarray(output).reshape(8, 5, -1) for output in predicted)
+    want_gates, want_experts = keras_model.predict(x, verbose=0)
+    np.testing.assert_array_equal(experts, want_experts)
+    np.testing.assert_array_equal(gates != 0, want_gates != 0)
+    np.testing.assert_allclose(gates, want_gates, atol=TOLERANCE)

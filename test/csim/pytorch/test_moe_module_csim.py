@@ -136,3 +136,39 @@ def test_refusals(tmp_path) -> None:
         TopKRouter(D, EXPERTS, k=9)
     with pytest.raises(ValueError, match='p=1.3333333333333333 is not supported'):
         SparseSoftTopK(k=2, p=4 / 3)
+
+
+class TokenRouted(torch.nn.Module):
+    """The three routers of `Routed` on (tokens, D) inputs: each token (row) routed on its own."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.routed = _module()
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return self.routed.mixtral(x), self.routed.vmoe(x), self.routed.experts(x)
+
+
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+@pytest.mark.parametrize('backend', ['Vitis', 'oneAPI', 'Catapult'])
+def test_topk_router_per_token(tmp_path, backend: str, io_type: str) -> None:
+    """Router rows (n_rows = 5 tokens): bit-exact, PyTorch's experts exactly, the gates within TOLERANCE;
+    io_stream reads one token's logits per element."""
+    module = TokenRouted().eval()
+    config = {'Model': {'Precision': 'fixed<16,6>', 'TransposeOutputs': True}, 'InputShape': (5, D)}
+    model = hls4ml.converters.convert_from_pytorch_model(
+        module, hls_config=config, output_dir=str(tmp_path), backend=backend, io_type=io_type
+    )
+    x = _inputs()[2:].reshape(8, 5, D)
+    x[0, 1] = 0  # a token whose logits all tie
+    predicted = model.predict(x)
+    references, _ = interpret(model, x)
+    for output, reference in zip(predicted, references, strict=True):
+        np.testing.assert_array_equal(output, reference.to_double().reshape(output.shape))
+    with torch.no_grad():
+        expected = [tensor.double().numpy() for tensor in module(torch.tensor(x, dtype=torch.float32))]
+    gates, weights, experts = (output.reshape(want.shape) for output, want in zip(predicted, expected, strict=True))
+    np.testing.assert_array_equal(experts, expected[2])
+    np.testing.assert_array_equal(gates != 0, expected[0] != 0)
+    np.testing.assert_allclose(gates, expected[0], atol=TOLERANCE)
+    np.testing.assert_allclose(weights, expected[1], atol=TOLERANCE)

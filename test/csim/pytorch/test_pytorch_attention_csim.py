@@ -1,7 +1,8 @@
 """torch nn.MultiheadAttention (batch_first, cross-attention, 2 heads of 4, both outputs: the
 attention output and the head-averaged weights) compiled with g++ on Vitis (io_parallel), oneAPI and
-Catapult (io_stream; the Keras test covers the other pairs): predict() equals the emulator bit for bit
-and PyTorch within the softmax-table bound.
+Catapult (io_stream; the Keras test covers the other pairs), and batch_first=False between transposes
+(self-attention, the other IO types): predict() equals the emulator bit for bit and PyTorch within the
+softmax-table bound.
 
 The bound is the Keras test's (test/csim/keras/test_keras_attention_csim.py): inputs on a 2^-8 grid and
 weights on a 2^-6 grid make the projections exact (the query scale 1/sqrt(4) = 1/2 is exact), the
@@ -76,3 +77,44 @@ def test_multihead_attention_on_every_backend(model, inputs, tmp_path, backend: 
     error = np.abs(predicted[0].reshape(output.shape) - output.numpy())
     assert (error <= output_bound(model, inputs)).all(), error.max()
     assert np.abs(predicted[1].reshape(weights.shape) - weights.numpy()).max() <= DELTA
+
+
+class SequenceFirstAttention(torch.nn.Module):
+    """batch_first=False between x.transpose(0, 1) and the transpose back (the transposes cancel)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attention = torch.nn.MultiheadAttention(8, 2)
+
+    def forward(self, x):
+        tokens = x.transpose(0, 1)
+        output, _ = self.attention(tokens, tokens, tokens, need_weights=False)
+        return output.transpose(0, 1)
+
+
+@pytest.mark.parametrize(
+    'backend, io_type', [('Vitis', 'io_stream'), ('oneAPI', 'io_parallel'), ('Catapult', 'io_parallel')]
+)
+def test_sequence_first_attention_on_every_backend(tmp_path, backend: str, io_type: str) -> None:
+    """The IO types the batch-first test above does not run; the same bound (self-attention: 4 keys)."""
+    torch.manual_seed(3)
+    module = SequenceFirstAttention().eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.copy_(torch.randint(-32, 32, parameter.shape) / 64)
+    x = np.random.default_rng(4).integers(-512, 512, (40, 4, 8)) / 256
+    config = {'Model': {'Precision': PRECISION, 'TransposeOutputs': True}, 'InputShape': (4, 8)}
+    hls_model = hls4ml.converters.convert_from_pytorch_model(
+        module, hls_config=config, output_dir=str(tmp_path), backend=backend, io_type=io_type
+    )
+    hls_model.compile()
+    predicted = hls_model.predict(x)
+    reference, _ = interpret(hls_model, x)
+    np.testing.assert_array_equal(predicted, reference[0].to_double().reshape(predicted.shape))
+    with torch.no_grad():
+        want = module(torch.tensor(x, dtype=torch.float32)).numpy()
+    values = x @ module.attention.in_proj_weight[16:].detach().double().numpy().T
+    values += module.attention.in_proj_bias[16:].detach().double().numpy()
+    out_weight = np.abs(module.attention.out_proj.weight.detach().double().numpy()).sum(axis=1)
+    bound = DELTA * x.shape[1] * np.abs(values).max() * out_weight + 1e-5
+    assert (np.abs(predicted.reshape(want.shape) - want) <= bound).all()

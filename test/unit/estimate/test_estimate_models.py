@@ -155,3 +155,20 @@ def test_soft_topk_and_router(io_type: str) -> None:
     rows = {layer.kind: layer for layer in model.estimate().layers}
     assert rows['SoftTopK'].modelled and rows['SoftTopK'].coarse
     assert '14 comparators (2 argmax passes)' in rows['Router'].notes
+
+
+@pytest.mark.parametrize('io_type', IO_TYPES)
+def test_router_per_token(io_type: str) -> None:
+    """A router over (5 tokens, 8 experts): io_parallel unrolls a router per token (5 x 14 comparators);
+    io_stream routes one token per element with one router, so the interval grows with the tokens."""
+    builder = GraphBuilder('full')
+    x = builder.input(Origin('x', 'input'), (5, 8))
+    builder.output(builder.router(Origin('router', 'Router'), x, 2, True, 'gates'), Origin('gates', 'out'))
+    model = convert(builder, io_type=io_type)
+    check(model)
+    (row,) = [layer for layer in model.estimate().layers if layer.kind == 'Router']
+    if io_type == 'io_parallel':
+        assert '70 comparators (2 argmax passes per token, 5 tokens)' in row.notes
+    else:
+        assert '14 comparators (2 argmax passes per token, 5 tokens)' in row.notes
+        assert row.interval.low >= 5

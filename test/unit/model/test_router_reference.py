@@ -56,6 +56,19 @@ def test_against_float_gating(k: int, renormalize: bool) -> None:
         assert (sums <= 1 + k * TOLERANCE).all()
 
 
+@pytest.mark.parametrize('output', ['gates', 'weights', 'indices'])
+def test_rows_are_routed_one_by_one(output: str) -> None:
+    """A sample of 3 tokens (3 rows of 8 logits, row-major) gives each row's result, in row order."""
+    tokens = np.random.default_rng(8).integers(-64, 64, (4, 3, 8)) / 16
+    tokens[1, 2] = 0  # every logit tied
+    fixed = quantize(tokens.reshape(4, -1), INPUT)
+    exp_spec, inv_spec = softmax_tables(INPUT, TABLE, TABLE, TABLE, 2)
+    rows = router(fixed, 2, True, output, exp_spec, inv_spec, TABLE, RESULT, n_in=8).value.reshape(4, 3, -1)
+    for token in range(3):
+        alone = router(quantize(tokens[:, token], INPUT), 2, True, output, exp_spec, inv_spec, TABLE, RESULT)
+        np.testing.assert_array_equal(rows[:, token], alone.value)
+
+
 def test_ties_and_selection_on_probabilities() -> None:
     x = quantize(np.random.default_rng(5).integers(-2, 3, (300, 8)).astype(np.float64), INPUT)
     chosen = router_choices(x, 3)
