@@ -17,6 +17,7 @@ import torch
 from torch import fx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
+from hls4ml.converters.pytorch.recurrent import TimeMajor
 from hls4ml.converters.pytorch.registry import Step
 from hls4ml.converters.pytorch.router_pattern import match_routers
 from hls4ml.converters.pytorch.trace import (
@@ -62,6 +63,11 @@ def parse_pytorch_model(
 def _from_torch(value: Any) -> Any:
     """A constant result with its tensors as float64 numpy arrays."""
     return fx.node.map_aggregate(value, _numpy_of)
+
+
+def _swapped(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """PyTorch's (steps, batch, ...) shape of a time-major tensor as (batch, steps, ...)."""
+    return (shape[1], shape[0], *shape[2:])
 
 
 def _numpy_of(item: Any) -> Any:
@@ -116,6 +122,9 @@ class _Walk:
         """`value`, after checking it is a tensor exactly when PyTorch's result is, of PyTorch's shape."""
         if step.torch_shape is None and not isinstance(value, Value):
             return value
+        if isinstance(value, TimeMajor) and step.torch_shape is not None:  # (steps, batch, ...) in PyTorch
+            self._checked(Step(step.builder, step.origin, _swapped(step.torch_shape)), value.value)
+            return value
         if step.torch_shape is None or not isinstance(value, Value):
             raise step.refuse('the conversion does not produce a tensor exactly where PyTorch does')
         batch, shape = step.torch_shape[0] if step.torch_shape else None, step.torch_shape[1:]
@@ -143,6 +152,6 @@ class _Walk:
             if not isinstance(value, Value):
                 raise ConversionError(
                     f'output {index} of the model is not a tensor computed from the inputs '
-                    '(nested, dictionary and constant outputs are not supported)'
+                    f'({getattr(value, "not_a_tensor", "nested, dictionary and constant outputs are not supported")})'
                 )
             self.builder.output(value, Origin(item.name if isinstance(item, fx.Node) else f'output_{index}', 'output'))

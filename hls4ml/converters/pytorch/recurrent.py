@@ -7,8 +7,14 @@ layer and direction is one IR layer in Keras' layout (`recurrent_parts`): torch'
 reset_after=True, its two biases are folded except GRU's candidate recurrent bias. Layers beyond the
 first read the previous layer's output; dropout between layers is inactive in eval mode.
 
-Refused with a clear error: batch_first=False (the firmware's batch is axis 0), LSTM proj_size > 0,
-initial states that are not constant zeros, c_n as an output.
+batch_first=False reads and writes time-major tensors (steps, batch, features), whose batch axis is not
+PyTorch's dim 0. The firmware's batch is always a model input's first axis, so such a module converts
+when the model swaps the two leading axes itself: `x.transpose(0, 1)` (or `permute(1, 0, 2)`) of a
+batch-first tensor gives a `TimeMajor` mark, which only such a module (and the swap back) accepts; its
+output is time major again. Everything else that would read a time-major tensor is refused.
+
+Refused with a clear error: a time-major model input, LSTM proj_size > 0, initial states that are not
+constant zeros, c_n as an output.
 """
 
 from __future__ import annotations
@@ -45,14 +51,35 @@ def _direction(module: Any, kind: KindRecord, layer: int, reverse: bool) -> Dire
     return Direction(kind, keras['kernel'], keras['recurrent_kernel'], bias, recurrent_bias, activation)
 
 
-def _check(step: Step, module: Any, x: Any, hx: Any) -> None:
-    if not isinstance(x, Value) or x.rank != 2:
-        raise step.refuse('expects a (steps, features) input computed from the model inputs')
-    if not module.batch_first:
+@dataclass(frozen=True)
+class TimeMajor:
+    """A batch-first tensor `value`, (batch, steps, features), with its two leading axes swapped by the
+    model: PyTorch's (steps, batch, features). Not a Value, so no other handler reads it by mistake."""
+
+    value: Value
+    not_a_tensor = (
+        'got a time-major (steps, batch, ...) tensor, which only batch_first=False recurrent modules read: '
+        'swap the axes back first (`x.transpose(0, 1)`)'
+    )
+
+
+def _sequence_input(step: Step, module: Any, x: Any) -> Value:
+    """The batch-first (steps, features) sequence the module reads: `x` itself, or unmarked when time major."""
+    if module.batch_first == isinstance(x, TimeMajor):
         raise step.refuse(
-            'batch_first=False is not supported: the firmware reads samples along axis 0; build the module with '
-            'batch_first=True (the weights are the same) and feed (batch, steps, features)'
+            'batch_first=False reads (steps, batch, features) tensors; the firmware reads samples along a model '
+            "input's first axis: feed (batch, steps, features) and swap the axes in the model "
+            '(`x.transpose(0, 1)`) before the module and after it, or build it with batch_first=True'
+            if not module.batch_first
+            else 'batch_first=True reads a (batch, steps, features) tensor, got a time-major one'
         )
+    sequence = x.value if isinstance(x, TimeMajor) else x
+    if not isinstance(sequence, Value) or sequence.rank != 2:
+        raise step.refuse('expects a (steps, features) input computed from the model inputs')
+    return sequence
+
+
+def _check(step: Step, module: Any, hx: Any) -> None:
     if getattr(module, 'proj_size', 0):
         raise step.refuse(f'proj_size={module.proj_size} is not supported (0)')
     states = hx if isinstance(hx, tuple) else (hx,)
@@ -88,7 +115,7 @@ class RecurrentResult:
 
     def __getitem__(self, index: int) -> Any:
         if index in (0, -2):
-            return self.output()
+            return self.output() if self.module.batch_first else TimeMajor(self.output())
         if self.kind == Kind.LSTM:
             return LstmStates(self)
         return self.last_state()
@@ -150,5 +177,6 @@ class LstmStates:
 
 @modules('RNN', 'LSTM', 'GRU')
 def recurrent_module(step: Step, module: Any, x: Any, hx: Any = None) -> RecurrentResult:
-    _check(step, module, x, hx)
-    return RecurrentResult(step, module, x)
+    sequence = _sequence_input(step, module, x)
+    _check(step, module, hx)
+    return RecurrentResult(step, module, sequence)

@@ -92,7 +92,8 @@ def modules(*class_names: str) -> Callable[[Handler], Handler]:
 def tensor(step: Step, x: Any, what: str = 'the input') -> Value:
     """`x` as a tensor computed from the model inputs."""
     if not isinstance(x, Value):
-        raise step.refuse(f'{what} must be a tensor computed from the model inputs, got {type(x).__name__}')
+        reason = getattr(x, 'not_a_tensor', f'got {type(x).__name__}')  # a mark that says why (TimeMajor)
+        raise step.refuse(f'{what} must be a tensor computed from the model inputs, {reason}')
     return x
 
 

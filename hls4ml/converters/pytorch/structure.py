@@ -16,7 +16,7 @@ import torch
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.gathers import slice_tensor
-from hls4ml.converters.pytorch.recurrent import LastState
+from hls4ml.converters.pytorch.recurrent import LastState, TimeMajor
 from hls4ml.converters.pytorch.registry import BATCH, Step, functions, modules, sample_axis, tensor
 from hls4ml.converters.pytorch.selection import TOPK_FIELDS, TopKResult
 
@@ -101,17 +101,33 @@ def squeeze(step: Step, x: Any, dim: Any = None) -> Value:
 
 
 @functions(torch.permute, methods=('permute',))
-def permute(step: Step, x: Any, *dims: Any) -> Value:
-    x = tensor(step, x)
+def permute(step: Step, x: Any, *dims: Any) -> Value | TimeMajor:
     dims = _shape_argument(dims)
+    if len(dims) == 3 and tuple(int(axis) % 3 for axis in dims) == (1, 0, 2):
+        return _swap_time_and_batch(step, x)
+    x = tensor(step, x)
     rank = x.rank + 1
     if len(dims) != rank or int(dims[0]) % rank != 0:
         raise step.refuse(f'permute{tuple(dims)} must keep the batch axis first')
     return step.builder.transpose(step.origin, x, tuple(int(axis) % rank - 1 for axis in dims[1:]))
 
 
+def _swap_time_and_batch(step: Step, x: Any) -> Value | TimeMajor:
+    """(batch, steps, features) <-> (steps, batch, features): a mark for batch_first=False recurrent
+    modules (pytorch/recurrent.py: TimeMajor), or the mark taken off."""
+    if isinstance(x, TimeMajor):
+        return x.value
+    x = tensor(step, x)
+    if x.rank != 2:
+        raise step.refuse('swapping the batch axis is supported only for (batch, steps, features) tensors')
+    return TimeMajor(x)
+
+
 @functions(torch.transpose, torch.swapaxes, torch.swapdims, methods=('transpose', 'swapaxes', 'swapdims'))
-def transpose(step: Step, x: Any, dim0: int, dim1: int) -> Value:
+def transpose(step: Step, x: Any, dim0: int, dim1: int) -> Value | TimeMajor:
+    time_major = isinstance(x, TimeMajor) or (isinstance(x, Value) and x.rank == 2)
+    if time_major and {int(dim0) % 3, int(dim1) % 3} == {0, 1}:
+        return _swap_time_and_batch(step, x)
     x = tensor(step, x)
     first, second = sample_axis(step, x, dim0), sample_axis(step, x, dim1)
     perm = list(range(x.rank))

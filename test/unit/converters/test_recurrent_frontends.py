@@ -76,18 +76,19 @@ def test_keras_layer_matches_keras(tmp_path, case: str) -> None:
 
 
 class TorchStack(torch.nn.Module):
-    """nn.LSTM (2 layers), then a bidirectional nn.GRU, then nn.RNN (relu); the last h_n read as h_n[0]."""
+    """nn.LSTM (2 layers), then a bidirectional nn.GRU with batch_first=False between the model's axis
+    swaps, then nn.RNN (relu); the last h_n read as h_n[0]."""
 
     def __init__(self) -> None:
         super().__init__()
         self.lstm = torch.nn.LSTM(FEATURES, 4, num_layers=2, batch_first=True)
-        self.gru = torch.nn.GRU(4, 3, batch_first=True, bidirectional=True)
+        self.gru = torch.nn.GRU(4, 3, bidirectional=True)
         self.rnn = torch.nn.RNN(6, 3, batch_first=True, nonlinearity='relu')
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         sequence, _ = self.lstm(x)
-        sequence, _ = self.gru(sequence)
-        _, last = self.rnn(sequence)
+        sequence, _ = self.gru(sequence.transpose(0, 1))
+        _, last = self.rnn(sequence.permute(1, 0, 2))
         return last[0]
 
 
@@ -158,7 +159,7 @@ def test_torch_refusals(tmp_path) -> None:
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             return self.lstm(x)[0]
 
-    with pytest.raises(ValueError, match='batch_first=False is not supported'):
+    with pytest.raises(ValueError, match=r'batch_first=False reads \(steps, batch, features\).*x.transpose\(0, 1\)'):
         convert_from_pytorch_model(
             BatchSecond(), hls_config={'InputShape': (STEPS, FEATURES)}, output_dir=str(tmp_path)
         )
@@ -219,3 +220,24 @@ def test_onnx_recurrent_op_outside_the_torch_form_is_refused(tmp_path) -> None:
 
     with pytest.raises(ValueError, match='GRU.*only the first output is supported'):
         convert_from_onnx_model(exported(LastState().eval()), output_dir=str(tmp_path))
+
+
+class TimeMajorRead(torch.nn.Module):
+    """A batch_first=False output read time major: by a Linear (allowed in PyTorch) or as the model output."""
+
+    def __init__(self, linear: bool) -> None:
+        super().__init__()
+        self.rnn, self.linear = torch.nn.RNN(FEATURES, 2), linear
+        self.dense = torch.nn.Linear(2, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        sequence = self.rnn(x.transpose(0, 1))[0]
+        return self.dense(sequence) if self.linear else sequence
+
+
+@pytest.mark.parametrize('linear', [True, False])
+def test_torch_time_major_tensor_read_otherwise_is_refused(tmp_path, linear: bool) -> None:
+    with pytest.raises(ValueError, match=r'time-major \(steps, batch, \.\.\.\) tensor.*x.transpose\(0, 1\)'):
+        convert_from_pytorch_model(
+            TimeMajorRead(linear), hls_config={'InputShape': (STEPS, FEATURES)}, output_dir=str(tmp_path)
+        )
