@@ -96,6 +96,8 @@ def _fixed(precision: object) -> FixedPrecisionType:
 def lower_recurrent(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_recurrent.h', 'nnet::recurrent_config', f'nnet::{KERNELS[layer.kind]}')
     impl.statics += _statics(layer, context)
+    if layer.attributes.get('output_cell'):  # only then, so the projects of other layers stay as they were
+        impl.statics.append(('bool', 'output_cell', 'true'))
     cell = 'cell' if layer.kind == Kind.LSTM else 'state'
     impl.typedefs += [
         (f'{var}_t', context.type_name(layer, var))

@@ -13,8 +13,11 @@ when the model swaps the two leading axes itself: `x.transpose(0, 1)` (or `permu
 batch-first tensor gives a `TimeMajor` mark, which only such a module (and the swap back) accepts; its
 output is time major again. Everything else that would read a time-major tensor is refused.
 
+An LSTM's c_n (one layer, one direction) is a second LSTM layer with the same weights whose output is
+its last c (`output_cell`): each kernel has one output.
+
 Refused with a clear error: a time-major model input, LSTM proj_size > 0, initial states that are not
-constant zeros, c_n as an output.
+constant zeros, h_n / c_n of several layers or directions.
 """
 
 from __future__ import annotations
@@ -109,6 +112,7 @@ class RecurrentResult:
         self.kind: KindRecord = KINDS[type(module).__name__]
         self.made: dict[str, Value] = {}
         self.state: LastState | None = None
+        self.cell: LastState | None = None
 
     def __len__(self) -> int:
         return 2
@@ -120,9 +124,11 @@ class RecurrentResult:
             return LstmStates(self)
         return self.last_state()
 
-    def _layer(self, x: Value, layer: int, reverse: bool, sequences: bool, name: str) -> Value:
+    def _layer(self, x: Value, layer: int, reverse: bool, sequences: bool, name: str, cell: bool = False) -> Value:
         direction = _direction(self.module, self.kind, layer, reverse)
         values = attributes(direction, x.shape, sequences, reverse, reverse)
+        if cell:
+            values['output_cell'] = True
         origin = self.step.origin if name == '' else self.step.part(name)
         return self.step.builder.recurrent(origin, x, self.kind, values)
 
@@ -151,17 +157,26 @@ class RecurrentResult:
 
     def last_state(self) -> LastState:
         """h_n, for one layer in one direction: (1, hidden), the last step's h."""
-        if self.module.num_layers * (2 if self.module.bidirectional else 1) != 1:
-            raise self.step.refuse('h_n of several layers or directions is not supported; use the output sequence')
         if self.state is None:
-            last = self._layer(self._inputs_of_last(), 0, False, False, 'h_n')
-            shaped = self.step.builder.reshape(self.step.part('h_n_shape'), last, (1, last.shape[0]))
-            self.state = LastState(shaped.tensor, shaped.shape, shaped.perm, last)
+            self.state = self._final('h_n', False)
         return self.state
+
+    def cell_state(self) -> LastState:
+        """c_n of an LSTM of one layer in one direction: (1, hidden), the last step's c (`output_cell`)."""
+        if self.cell is None:
+            self.cell = self._final('c_n', True)
+        return self.cell
+
+    def _final(self, name: str, cell: bool) -> LastState:
+        if self.module.num_layers * (2 if self.module.bidirectional else 1) != 1:
+            raise self.step.refuse(f'{name} of several layers or directions is not supported; use the output sequence')
+        last = self._layer(self._inputs_of_last(), 0, False, False, name, cell)
+        shaped = self.step.builder.reshape(self.step.part(f'{name}_shape'), last, (1, last.shape[0]))
+        return LastState(shaped.tensor, shaped.shape, shaped.perm, last)
 
 
 class LstmStates:
-    """(h_n, c_n) of an LSTM: h_n as `RecurrentResult.last_state`; c_n is not an output of the kernel."""
+    """(h_n, c_n) of an LSTM: `RecurrentResult.last_state` and `cell_state`."""
 
     def __init__(self, result: RecurrentResult) -> None:
         self.result = result
@@ -172,7 +187,9 @@ class LstmStates:
     def __getitem__(self, index: int) -> LastState:
         if index in (0, -2):
             return self.result.last_state()
-        raise self.result.step.refuse('the LSTM cell state c_n is not supported as an output (h_n and output are)')
+        if index in (1, -1):
+            return self.result.cell_state()
+        raise self.result.step.refuse(f'(h_n, c_n)[{index!r}] does not exist')
 
 
 @modules('RNN', 'LSTM', 'GRU')

@@ -5,10 +5,11 @@ and the shape rules below. docs/recurrent.md describes the arithmetic, the attri
 Attributes (set by the frontends): n_timesteps, n_features, n_out (the state size), return_sequences,
 backward (walk the steps from the last to the first), aligned (a backward sequence output keeps the
 input positions: Bidirectional, torch, ONNX; Keras' go_backwards gives them in processing order),
-activation, recurrent_activation (RECURRENT_FUNCTIONS), GRU's reset_after. Weights, Keras' layout and
-gate order (LSTM i f c o, GRU z r h): 'weight' (n_features, G n_out), 'recurrent_weight' (n_out, G n_out),
-'bias' and 'recurrent_bias' (G n_out); the frontends fold biases that only add (all but GRU's
-reset_after recurrent bias) into 'bias' and give zeros for 'recurrent_bias'.
+activation, recurrent_activation (RECURRENT_FUNCTIONS), GRU's reset_after, LSTM's output_cell (the output
+is the last c instead of the last h: Keras' return_state, torch's c_n; return_sequences False).
+Weights, Keras' layout and gate order (LSTM i f c o, GRU z r h): 'weight' (n_features, G n_out),
+'recurrent_weight' (n_out, G n_out), 'bias' and 'recurrent_bias' (G n_out); the frontends fold biases
+that only add (all but GRU's reset_after recurrent bias) into 'bias' and give zeros for 'recurrent_bias'.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ def _output_shape(layer: Layer, inputs: list[tuple[int, ...]]) -> tuple[int, ...
     expected = (attributes['n_timesteps'], attributes['n_features'])
     if tuple(shape) != expected:
         raise ValueError(f'{layer.describe()}: input of shape {shape}, the layer expects (steps, features) {expected}')
+    if attributes.get('output_cell') and (layer.kind != 'LSTM' or attributes['return_sequences']):
+        raise ValueError(f'{layer.describe()}: output_cell (the last c) needs an LSTM without return_sequences')
     if attributes['return_sequences']:
         return (attributes['n_timesteps'], attributes['n_out'])
     return (attributes['n_out'],)
@@ -84,8 +87,9 @@ def recurrent_types(graph: Graph, layer: Layer, context: PassContext) -> None:
     for var in ('state', 'cell'):
         if var in types and is_auto(types[var]) and isinstance(default, FixedPrecisionType):
             types[var] = default
-    if is_auto(types['result']) and not is_auto(types['state']):
-        types['result'] = types['state']
+    written = 'cell' if layer.attributes.get('output_cell') else 'state'
+    if is_auto(types['result']) and not is_auto(types[written]):
+        types['result'] = types[written]
     source = input_fixed(graph, layer, context)
     if not is_auto(types['accum']) or source is None or is_auto(types['state']):
         return
@@ -161,6 +165,7 @@ def _inputs(
         bool(attributes['return_sequences']),
         bool(attributes.get('backward', False)),
         bool(attributes.get('aligned', False)),
+        bool(attributes.get('output_cell', False)),
     )
     return weights, kinds, sequence
 

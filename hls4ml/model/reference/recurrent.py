@@ -72,6 +72,7 @@ class Sequence:
     return_sequences: bool
     backward: bool = False
     aligned: bool = False
+    output_cell: bool = False  # LSTM: the output is the last c (return_sequences False)
 
 
 Step = Callable[[FixedArray, list[FixedArray]], list[FixedArray]]  # (x_t, state) -> new state (h first)
@@ -94,7 +95,7 @@ def _run(
         slot = t if sequence.aligned else position
         outputs[slot] = state[0].cast(result)
     if not sequence.return_sequences:
-        return state[0].cast(result)
+        return state[1 if sequence.output_cell else 0].cast(result)
     raws = [item.raw for item in outputs if item is not None]
     return FixedArray(np.concatenate(raws, axis=1), result, x.family)
 

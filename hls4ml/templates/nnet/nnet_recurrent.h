@@ -43,6 +43,7 @@ struct recurrent_config {
     static const unsigned n_state = 8;
     static const unsigned n_gates = 1;
     static const bool return_sequences = false;
+    static const bool output_cell = false; // LSTM: the output is the last c instead of the last h
     static const bool backward = false; // walk the steps from the last to the first
     static const bool aligned = false;  // a backward sequence output keeps the input positions
     static const bool reset_after = true;
@@ -283,6 +284,20 @@ inline void emit_state(const typename CONFIG_T::state_t h[CONFIG_T::n_state], re
         res[j] = h[j];
 }
 
+// The output of a layer without return_sequences: the last h, or the last c (LSTM `output_cell`).
+template <class res_T, class CONFIG_T>
+inline void emit_last(const typename CONFIG_T::state_t h[CONFIG_T::n_state], const typename CONFIG_T::cell_t *c,
+                      res_T *res) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_state; j++) {
+        if (CONFIG_T::output_cell)
+            res[j] = c[j];
+        else
+            res[j] = h[j];
+    }
+}
+
 // One step on the state `h`, `c` of the caller (non-static: each unrolled step its own cell).
 template <class CELL_T, class data_T, class res_T, typename CONFIG_T>
 inline void recurrent_step(const data_T data[CONFIG_T::n_in], res_T *res, unsigned position,
@@ -311,7 +326,7 @@ void recurrent_static_step(const data_T data[CONFIG_T::n_in], res_T *res, unsign
     }
     recurrent_step<CELL_T, data_T, res_T, CONFIG_T>(data, res, position, h, c, weights);
     if (!CONFIG_T::return_sequences && position == CONFIG_T::n_steps - 1)
-        emit_state<res_T, CONFIG_T>(h, res);
+        emit_last<res_T, CONFIG_T>(h, c, res);
 }
 
 template <class CELL_T, class data_T, class res_T, typename CONFIG_T>
@@ -336,7 +351,7 @@ void recurrent(const data_T data[CONFIG_T::n_in], res_T *res, const recurrent_we
     for (unsigned position = 0; position < CONFIG_T::n_steps; position++)
         recurrent_step<CELL_T, data_T, res_T, CONFIG_T>(data, res, position, h, c, weights);
     if (!CONFIG_T::return_sequences)
-        emit_state<res_T, CONFIG_T>(h, res);
+        emit_last<res_T, CONFIG_T>(h, c, res);
 }
 
 // ---- the calls the lowering emits -------------------------------------------------------------------------

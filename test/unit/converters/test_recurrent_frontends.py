@@ -75,6 +75,30 @@ def test_keras_layer_matches_keras(tmp_path, case: str) -> None:
     np.testing.assert_allclose(output.to_double().reshape(len(SAMPLES), -1), expected, atol=TOLERANCE, rtol=0)
 
 
+STATE_LAYERS = {
+    'lstm': lambda: keras.layers.LSTM(4, return_state=True),
+    'lstm_sequences_backwards': lambda: keras.layers.LSTM(
+        3, return_sequences=True, return_state=True, go_backwards=True
+    ),
+    'gru_sequences': lambda: keras.layers.GRU(3, return_sequences=True, return_state=True),
+    'simple_rnn': lambda: keras.layers.SimpleRNN(3, return_state=True),
+}
+
+
+@pytest.mark.parametrize('case', sorted(STATE_LAYERS))
+def test_keras_return_state_matches_keras(tmp_path, case: str) -> None:
+    """Every output of return_state=True: the sequence or last h, then h (and the LSTM's c)."""
+    inputs = keras.Input((STEPS, FEATURES))
+    model = keras.Model(inputs, STATE_LAYERS[case]()(inputs))
+    small_weights(model)
+    expected = [np.asarray(output, dtype=np.float64) for output in model(SAMPLES.astype(np.float32))]
+    hls_model = convert_from_keras_model(model, hls_config=fine_config(tuple(TABLES)), output_dir=str(tmp_path))
+    outputs, _ = interpret(hls_model, SAMPLES)
+    assert len(outputs) == len(expected) == (3 if case.startswith('lstm') else 2)
+    for output, framework in zip(outputs, expected, strict=True):
+        np.testing.assert_allclose(output.to_double().reshape(framework.shape), framework, atol=TOLERANCE, rtol=0)
+
+
 class TorchStack(torch.nn.Module):
     """nn.LSTM (2 layers), then a bidirectional nn.GRU with batch_first=False between the model's axis
     swaps, then nn.RNN (relu); the last h_n read as h_n[0]."""
@@ -135,7 +159,10 @@ def test_torch_sequence_output_in_framework_order(tmp_path) -> None:
     ('layer', 'message'),
     [
         (lambda: keras.layers.LSTM(2, stateful=True), 'stateful=True is not supported'),
-        (lambda: keras.layers.GRU(2, return_state=True), 'return_state=True is not supported'),
+        (
+            lambda: keras.layers.Bidirectional(keras.layers.GRU(2, return_state=True)),
+            'return_state=True is not supported in Bidirectional',
+        ),
         (lambda: keras.layers.SimpleRNN(2, activation='gelu'), "activation 'gelu' is not supported"),
         (lambda: keras.layers.LSTM(2, recurrent_activation='hard_sigmoid'), "'hard_sigmoid' is not supported"),
     ],
@@ -241,3 +268,31 @@ def test_torch_time_major_tensor_read_otherwise_is_refused(tmp_path, linear: boo
         convert_from_pytorch_model(
             TimeMajorRead(linear), hls_config={'InputShape': (STEPS, FEATURES)}, output_dir=str(tmp_path)
         )
+
+
+class LstmFinalStates(torch.nn.Module):
+    """An LSTM's h_n and c_n read beside its output (batch_first=False between the model's swaps)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = torch.nn.LSTM(FEATURES, 3)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        output, (h, c) = self.lstm(x.transpose(0, 1))
+        return output.transpose(0, 1)[:, -1], h[0], c[-1]
+
+
+def test_torch_lstm_h_n_and_c_n_match_torch(tmp_path) -> None:
+    torch.manual_seed(5)
+    module = LstmFinalStates().eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.uniform_(-0.3, 0.3)
+        expected = [item.numpy() for item in module(torch.tensor(SAMPLES, dtype=torch.float32))]
+    config = {**fine_config(('LSTM',)), 'InputShape': (STEPS, FEATURES)}
+    hls_model = convert_from_pytorch_model(module, hls_config=config, output_dir=str(tmp_path))
+    outputs, _ = interpret(hls_model, SAMPLES)
+    for output, framework in zip(outputs, expected, strict=True):
+        np.testing.assert_allclose(output.to_double(), framework, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(outputs[0].to_double(), outputs[1].to_double(), atol=0)  # the last h, twice
+    assert np.abs(outputs[2].to_double() - outputs[1].to_double()).max() > 0.01  # c is not h
