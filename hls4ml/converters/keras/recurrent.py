@@ -9,7 +9,10 @@ or, with return_sequences, a Gather of its last row (the last step processed, al
 whose sequence is in processing order); LSTM's c is `<name>_cell_state`, a second LSTM with the same
 weights whose output is its last c (`output_cell`): the firmware's kernels have one output each, so c
 costs a second cell in hardware.
-Refused with a clear error: stateful=True, return_state=True in Bidirectional, merge_mode=None.
+A layer called with `initial_state` reads h0 (and the LSTM's c0) as inputs after the sequence
+(attribute initial_state) instead of starting from zeros.
+Refused with a clear error: stateful=True, return_state=True or initial_state in Bidirectional,
+merge_mode=None, a mask input.
 """
 
 from __future__ import annotations
@@ -81,10 +84,22 @@ def recurrent(source: Source) -> list[Layer]:
     values = attributes(
         direction, _steps_shape(source), bool(config['return_sequences']), bool(config['go_backwards']), False
     )
+    values['initial_state'] = _initial_state(source, direction.kind)
     made = source.make(direction.kind, **values)
     if not config.get('return_state'):
         return [made]
     return [made, _last_state(source, made), *_cell_state(source, direction, values)]
+
+
+def _initial_state(source: Source, kind: KindRecord) -> bool:
+    """True when the layer reads initial states: the inputs after the sequence, h0 (and c0 for LSTM)."""
+    extra = len(source.inputs) - 1
+    if extra not in (0, 2 if kind == Kind.LSTM else 1):
+        raise UnsupportedLayer(
+            f'{source.origin}: {len(source.inputs)} inputs; a recurrent layer reads the sequence and, with '
+            'initial_state, h0 (and c0 for LSTM); masks are not supported'
+        )
+    return extra > 0
 
 
 def _last_state(source: Source, made: Layer) -> Layer:
@@ -113,6 +128,8 @@ def bidirectional(source: Source) -> list[Layer]:
             f"{source.origin}: merge_mode={merge_mode!r} is not supported (use 'concat', 'sum', 'mul' or 'ave')"
         )
     shape = _steps_shape(source)
+    if len(source.inputs) != 1:
+        raise UnsupportedLayer(f'{source.origin}: initial_state (or a mask) is not supported in Bidirectional')
     parts = []
     for part, suffix in ((layer.forward_layer, 'forward'), (layer.backward_layer, 'backward')):
         if type(part).__name__ not in KINDS:
