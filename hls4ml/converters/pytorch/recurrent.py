@@ -16,8 +16,12 @@ output is time major again. Everything else that would read a time-major tensor 
 An LSTM's c_n (one layer, one direction) is a second LSTM layer with the same weights whose output is
 its last c (`output_cell`): each kernel has one output.
 
-Refused with a clear error: a time-major model input, LSTM proj_size > 0, initial states that are not
-constant zeros, h_n / c_n of several layers or directions.
+Initial states (h0, c0) computed from model inputs are read by the kernel (attribute initial_state) for
+a module of one layer in one direction; torch's (1, batch, hidden) is a model input (batch, 1, hidden)
+swapped by `h0.transpose(0, 1)`, or (batch, hidden) with `h0.unsqueeze(0)`.
+
+Refused with a clear error: a time-major model input, LSTM proj_size > 0, constant initial states other
+than zeros, initial states of several layers or directions, h_n / c_n of several layers or directions.
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ def _array(tensor: Any) -> np.ndarray:
     return np.asarray(tensor.detach().cpu().numpy(), dtype=np.float64)
 
 
-def _direction(module: Any, kind: KindRecord, layer: int, reverse: bool) -> Direction:
-    suffix = f'_l{layer}' + ('_reverse' if reverse else '')
+def torch_direction(module: Any, kind: KindRecord, suffix: str) -> Direction:
+    """The weights of one layer and direction (`suffix`: '_l0', '_l1_reverse', ...; '' for a cell)."""
     columns = getattr(module, f'weight_hh{suffix}').shape[0]
     weights = {
         'input': _array(getattr(module, f'weight_ih{suffix}')),
@@ -82,13 +86,48 @@ def _sequence_input(step: Step, module: Any, x: Any) -> Value:
     return sequence
 
 
-def _check(step: Step, module: Any, hx: Any) -> None:
+def _check(step: Step, module: Any) -> None:
     if getattr(module, 'proj_size', 0):
         raise step.refuse(f'proj_size={module.proj_size} is not supported (0)')
-    states = hx if isinstance(hx, tuple) else (hx,)
-    for state in states:
-        if isinstance(state, Value) or (state is not None and np.any(np.asarray(state) != 0)):
-            raise step.refuse('initial states other than zeros are not supported; omit h0 / c0 (zeros)')
+
+
+def given_states(step: Step, hx: Any, count: int) -> tuple[Any, ...]:
+    """The initial states handed to a module or cell: () for none or constant zeros, else `count` items."""
+    states = tuple(hx) if isinstance(hx, (tuple, list)) else (hx,)
+    computed = any(isinstance(state, (Value, TimeMajor)) for state in states)
+    if not computed and all(state is None or not np.any(np.asarray(state) != 0) for state in states):
+        return ()
+    if len(states) != count or not all(isinstance(state, (Value, TimeMajor)) for state in states):
+        raise step.refuse(
+            'initial states must be all computed from the model inputs (h0, c0) or all omitted / zeros; '
+            'constants other than zeros are not supported'
+        )
+    return states
+
+
+def _initial_states(step: Step, module: Any, kind: KindRecord, hx: Any) -> tuple[Value, ...]:
+    """h0 (and c0) of a module of one layer in one direction as (hidden,) tensors: PyTorch's
+    (1, batch, hidden), a model's (batch, 1, hidden) tensor swapped (`h0.transpose(0, 1)`) or its
+    (batch, hidden) tensor with `h0.unsqueeze(0)`."""
+    states = given_states(step, hx, 2 if kind == Kind.LSTM else 1)
+    hidden = module.hidden_size
+    one = module.num_layers == 1 and not module.bidirectional
+    if states and not (one and all(isinstance(s, TimeMajor) and s.value.shape == (1, hidden) for s in states)):
+        raise step.refuse(
+            f'initial states are supported for one layer in one direction, as (1, batch, {hidden}) tensors made '
+            f'from a model input: (batch, 1, {hidden}) with h0.transpose(0, 1), or (batch, {hidden}) with '
+            'h0.unsqueeze(0)'
+        )
+    return tuple(
+        step.builder.reshape(reshape_origin(step, f'h0_{index}'), state.value, (hidden,))
+        for index, state in enumerate(states)
+    )
+
+
+def reshape_origin(step: Step, suffix: str) -> Origin:
+    """A Reshape the module's conversion adds: the module's LayerType entries (TableSize, ...) do not apply."""
+    part = step.part(suffix)
+    return Origin(part.name, 'Reshape', part.where)
 
 
 @dataclass(frozen=True)
@@ -107,9 +146,10 @@ class LastState(Value):
 class RecurrentResult:
     """PyTorch's (output, h_n) or (output, (h_n, c_n)); the IR layers are made on first use."""
 
-    def __init__(self, step: Step, module: Any, x: Value) -> None:
+    def __init__(self, step: Step, module: Any, x: Value, hx: Any) -> None:
         self.step, self.module, self.x = step, module, x
         self.kind: KindRecord = KINDS[type(module).__name__]
+        self.states = _initial_states(step, module, self.kind, hx)
         self.made: dict[str, Value] = {}
         self.state: LastState | None = None
         self.cell: LastState | None = None
@@ -125,12 +165,12 @@ class RecurrentResult:
         return self.last_state()
 
     def _layer(self, x: Value, layer: int, reverse: bool, sequences: bool, name: str, cell: bool = False) -> Value:
-        direction = _direction(self.module, self.kind, layer, reverse)
+        direction = torch_direction(self.module, self.kind, f'_l{layer}' + ('_reverse' if reverse else ''))
         values = attributes(direction, x.shape, sequences, reverse, reverse)
         if cell:
             values['output_cell'] = True
         origin = self.step.origin if name == '' else self.step.part(name)
-        return self.step.builder.recurrent(origin, x, self.kind, values)
+        return self.step.builder.recurrent(origin, x, self.kind, values, self.states)
 
     def _stack(self, x: Value, layer: int, sequences: bool, name: str) -> Value:
         """Layer `layer` over `x`: one direction, or both concatenated per step."""
@@ -171,7 +211,7 @@ class RecurrentResult:
         if self.module.num_layers * (2 if self.module.bidirectional else 1) != 1:
             raise self.step.refuse(f'{name} of several layers or directions is not supported; use the output sequence')
         last = self._layer(self._inputs_of_last(), 0, False, False, name, cell)
-        shaped = self.step.builder.reshape(self.step.part(f'{name}_shape'), last, (1, last.shape[0]))
+        shaped = self.step.builder.reshape(reshape_origin(self.step, f'{name}_shape'), last, (1, last.shape[0]))
         return LastState(shaped.tensor, shaped.shape, shaped.perm, last)
 
 
@@ -195,5 +235,5 @@ class LstmStates:
 @modules('RNN', 'LSTM', 'GRU')
 def recurrent_module(step: Step, module: Any, x: Any, hx: Any = None) -> RecurrentResult:
     sequence = _sequence_input(step, module, x)
-    _check(step, module, hx)
-    return RecurrentResult(step, module, sequence)
+    _check(step, module)
+    return RecurrentResult(step, module, sequence, hx)

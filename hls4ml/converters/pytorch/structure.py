@@ -80,9 +80,11 @@ def unflatten_module(step: Step, module: Any, x: Any) -> Value:
 
 
 @functions(torch.unsqueeze, methods=('unsqueeze',))
-def unsqueeze(step: Step, x: Any, dim: int) -> Value:
+def unsqueeze(step: Step, x: Any, dim: int) -> Value | TimeMajor:
     x = tensor(step, x)
     rank = x.rank + 2  # of the result
+    if x.rank == 1 and int(dim) % rank == 0:  # (batch, hidden) -> (1, batch, hidden): a recurrent h0 / c0
+        return TimeMajor(step.builder.reshape(step.origin, x, (1, x.shape[0])))
     if not -rank <= int(dim) < rank or int(dim) % rank == 0:
         raise step.refuse(f'unsqueeze({dim}) is not supported (a new axis after the batch axis only)')
     axis = int(dim) % rank - 1

@@ -50,3 +50,40 @@ def test_torch_recurrent_modules(tmp_path, backend: str, io_type: str) -> None:
     with torch.no_grad():
         expected = module(torch.tensor(x, dtype=torch.float32)).numpy()
     np.testing.assert_allclose(predicted, expected, atol=framework_tolerance(model), rtol=0)
+
+
+class Cells(torch.nn.Module):
+    """nn.LSTMCell from given (h, c) -- its h' and c' --, nn.GRUCell from h, nn.RNNCell from zeros."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm, self.gru = torch.nn.LSTMCell(FEATURES, 3), torch.nn.GRUCell(FEATURES, 3)
+        self.rnn = torch.nn.RNNCell(FEATURES, 3)
+
+    def forward(self, x: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+        h_next, c_next = self.lstm(x, (h, c))
+        return torch.cat([h_next, c_next, self.gru(x, h), self.rnn(x)], dim=1)
+
+
+@pytest.mark.parametrize(
+    ('backend', 'io_type'), [('Vitis', 'io_stream'), ('oneAPI', 'io_parallel'), ('Catapult', 'io_parallel')]
+)
+def test_torch_cells(tmp_path, backend: str, io_type: str) -> None:
+    """One step from initial states that are model inputs (nnet::lstm_from, gru_from)."""
+    torch.manual_seed(3)
+    module = Cells().eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.uniform_(-0.3, 0.3)
+    config = {**hls_config(backend), 'InputShape': [(FEATURES,), (3,), (3,)]}
+    model = hls4ml.converters.convert_from_pytorch_model(
+        module, hls_config=config, output_dir=str(tmp_path), backend=backend, io_type=io_type
+    )
+    rng = np.random.default_rng(5)
+    x = [rng.uniform(-1, 1, (64, FEATURES)), rng.uniform(-1, 1, (64, 3)), rng.uniform(-1, 1, (64, 3))]
+    predicted = np.asarray(model.predict(x), dtype=np.float64).reshape(64, -1)
+    (reference,), _ = interpret(model, x)
+    np.testing.assert_array_equal(predicted, reference.to_double())
+    with torch.no_grad():
+        expected = module(*(torch.tensor(item, dtype=torch.float32) for item in x)).numpy()
+    np.testing.assert_allclose(predicted, expected, atol=framework_tolerance(model), rtol=0)

@@ -296,3 +296,69 @@ def test_torch_lstm_h_n_and_c_n_match_torch(tmp_path) -> None:
         np.testing.assert_allclose(output.to_double(), framework, atol=TOLERANCE, rtol=0)
     np.testing.assert_allclose(outputs[0].to_double(), outputs[1].to_double(), atol=0)  # the last h, twice
     assert np.abs(outputs[2].to_double() - outputs[1].to_double()).max() > 0.01  # c is not h
+
+
+HIDDEN = 4
+
+
+class Cells(torch.nn.Module):
+    """nn.LSTMCell from given (h, c), nn.GRUCell from h, nn.RNNCell (relu) from zeros."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm, self.gru = torch.nn.LSTMCell(FEATURES, HIDDEN), torch.nn.GRUCell(FEATURES, HIDDEN)
+        self.rnn = torch.nn.RNNCell(FEATURES, HIDDEN, nonlinearity='relu')
+
+    def forward(self, x: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        h_next, c_next = self.lstm(x, (h, c))
+        return h_next, c_next, self.gru(x, h), self.rnn(x)
+
+
+class InitialStates(torch.nn.Module):
+    """Sequence modules from given states: (batch, hidden) inputs unsqueezed to torch's (1, batch, hidden)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm, self.gru = torch.nn.LSTM(FEATURES, HIDDEN, batch_first=True), torch.nn.GRU(FEATURES, HIDDEN)
+
+    def forward(self, x: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        output, (h_n, c_n) = self.lstm(x, (h.unsqueeze(0), c.unsqueeze(0)))
+        gru_output, gru_h = self.gru(x.transpose(0, 1), h.unsqueeze(0))
+        return output, h_n[0], c_n[0], gru_output.transpose(0, 1), gru_h[0]
+
+
+@pytest.mark.parametrize(('module_class', 'first'), [(Cells, (FEATURES,)), (InitialStates, (STEPS, FEATURES))])
+def test_torch_cells_and_initial_states_match_torch(tmp_path, module_class, first: tuple[int, ...]) -> None:
+    torch.manual_seed(6)
+    module = module_class().eval()
+    rng = np.random.default_rng(8)
+    shapes = [first, (HIDDEN,), (HIDDEN,)]
+    inputs = [rng.uniform(-1, 1, (len(SAMPLES), *shape)) for shape in shapes]
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.uniform_(-0.3, 0.3)
+        expected = [item.numpy() for item in module(*(torch.tensor(item, dtype=torch.float32) for item in inputs))]
+    config = {**fine_config(tuple(TABLES)), 'InputShape': shapes}
+    config['Model']['TransposeOutputs'] = True
+    hls_model = convert_from_pytorch_model(module, hls_config=config, output_dir=str(tmp_path))
+    outputs, _ = interpret(hls_model, inputs)
+    for output, framework in zip(outputs, expected, strict=True):
+        np.testing.assert_allclose(output.to_double().reshape(framework.shape), framework, atol=TOLERANCE, rtol=0)
+    started = [layer for layer in hls_model.graph.layers.values() if layer.attributes.get('initial_state')]
+    assert len(started) == (3 if module_class is Cells else 5)  # every recurrent layer but the RNNCell's
+
+
+class TwoLayerStates(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.gru = torch.nn.GRU(FEATURES, 2, num_layers=2, batch_first=True)
+
+    def forward(self, x: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        return self.gru(x, h.transpose(0, 1))[0]
+
+
+def test_torch_initial_states_of_two_layers_are_refused(tmp_path) -> None:
+    with pytest.raises(ValueError, match='initial states are supported for one layer in one direction'):
+        convert_from_pytorch_model(
+            TwoLayerStates(), hls_config={'InputShape': [(STEPS, FEATURES), (2, 2)]}, output_dir=str(tmp_path)
+        )
