@@ -193,16 +193,18 @@ def test_torch_refusals(tmp_path) -> None:
 
 
 class OnnxStack(torch.nn.Module):
-    """What torch.onnx.export writes as ONNX LSTM (2 layers), GRU (bidirectional) and RNN (relu) ops."""
+    """What torch.onnx.export writes as ONNX LSTM (2 layers), GRU (bidirectional; batch_first=False between
+    the model's axis swaps, which export as the same Transpose chain) and RNN (relu) ops."""
 
     def __init__(self) -> None:
         super().__init__()
         self.lstm = torch.nn.LSTM(FEATURES, 4, num_layers=2, batch_first=True)
-        self.gru = torch.nn.GRU(4, 3, batch_first=True, bidirectional=True)
+        self.gru = torch.nn.GRU(4, 3, bidirectional=True)
         self.rnn = torch.nn.RNN(6, 3, batch_first=True, nonlinearity='relu')
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.rnn(self.gru(self.lstm(x)[0])[0])[0]
+        sequence = self.gru(self.lstm(x)[0].transpose(0, 1))[0].transpose(0, 1)
+        return self.rnn(sequence)[0]
 
 
 def exported(module: torch.nn.Module):
