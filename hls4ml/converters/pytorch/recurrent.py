@@ -21,7 +21,12 @@ a module of one layer in one direction; torch's (1, batch, hidden) is a model in
 swapped by `h0.transpose(0, 1)`, or (batch, hidden) with `h0.unsqueeze(0)`.
 
 Refused with a clear error: a time-major model input, LSTM proj_size > 0, constant initial states other
-than zeros, initial states of several layers or directions, h_n / c_n of several layers or directions.
+than zeros, initial states of several layers or directions.
+
+h_n / c_n of several layers or directions are `StackedStates` (time major, PyTorch's (layers x directions,
+batch, hidden)): h_n[i] of a layer and direction is a Gather from its sequence output (the forward
+direction's last row, the backward one's first), c_n[i] an LSTM with `output_cell`; the whole tensor is
+read after `.transpose(0, 1)`, (batch, layers x directions, hidden).
 """
 
 from __future__ import annotations
@@ -143,6 +148,19 @@ class LastState(Value):
         return self.last
 
 
+@dataclass(frozen=True)
+class StackedStates(TimeMajor):
+    """h_n or c_n of several layers or directions, PyTorch's (layers x directions, batch, hidden): time
+    major, `value` the (layers x directions, hidden) tensor; `items[i]` is h_n[i], (hidden,)."""
+
+    items: tuple[Value, ...] = ()
+
+    def item(self, step: Step, index: Any) -> Value:
+        if not isinstance(index, int) or not -len(self.items) <= index < len(self.items):
+            raise step.refuse(f'[{index!r}] of {len(self.items)} final states is not supported (one integer index)')
+        return self.items[index]
+
+
 class RecurrentResult:
     """PyTorch's (output, h_n) or (output, (h_n, c_n)); the IR layers are made on first use."""
 
@@ -151,8 +169,8 @@ class RecurrentResult:
         self.kind: KindRecord = KINDS[type(module).__name__]
         self.states = _initial_states(step, module, self.kind, hx)
         self.made: dict[str, Value] = {}
-        self.state: LastState | None = None
-        self.cell: LastState | None = None
+        self.state: LastState | StackedStates | None = None
+        self.cell: LastState | StackedStates | None = None
 
     def __len__(self) -> int:
         return 2
@@ -182,35 +200,64 @@ class RecurrentResult:
         joined = Origin(origin.name, 'Concatenate', origin.where)  # LayerType entries of the module do not apply
         return self.step.builder.concat(joined, [forward, backward], axis=forward.rank - 1)
 
-    def _inputs_of_last(self) -> Value:
-        if 'inputs' not in self.made:
-            x = self.x
-            for layer in range(self.module.num_layers - 1):
-                x = self._stack(x, layer, True, f'l{layer}')
-            self.made['inputs'] = x
-        return self.made['inputs']
+    def _sequence(self, layer: int) -> Value:
+        """The sequence output of `layer` (both directions concatenated per step)."""
+        key = f'sequence{layer}'
+        if key not in self.made:
+            x = self.x if layer == 0 else self._sequence(layer - 1)
+            last = layer == self.module.num_layers - 1
+            self.made[key] = self._stack(x, layer, True, '' if last else f'l{layer}')
+        return self.made[key]
+
+    def _inputs_of(self, layer: int) -> Value:
+        return self.x if layer == 0 else self._sequence(layer - 1)
 
     def output(self) -> Value:
-        if 'output' not in self.made:
-            self.made['output'] = self._stack(self._inputs_of_last(), self.module.num_layers - 1, True, '')
-        return self.made['output']
+        return self._sequence(self.module.num_layers - 1)
 
-    def last_state(self) -> LastState:
-        """h_n, for one layer in one direction: (1, hidden), the last step's h."""
+    def last_state(self) -> LastState | StackedStates:
+        """h_n: one layer in one direction, (1, hidden), the last step's h; else `StackedStates`."""
         if self.state is None:
             self.state = self._final('h_n', False)
         return self.state
 
-    def cell_state(self) -> LastState:
-        """c_n of an LSTM of one layer in one direction: (1, hidden), the last step's c (`output_cell`)."""
+    def cell_state(self) -> LastState | StackedStates:
+        """c_n of an LSTM, as `last_state`: the last step's c (`output_cell`)."""
         if self.cell is None:
             self.cell = self._final('c_n', True)
         return self.cell
 
-    def _final(self, name: str, cell: bool) -> LastState:
+    def _final_h(self, layer: int, reverse: bool, name: str) -> Value:
+        """The last h of one layer and direction, a Gather from its sequence output: the forward
+        direction's last row, the backward direction's first (its sequence keeps the input positions)."""
+        sequence, hidden = self._sequence(layer), self.module.hidden_size
+        positions = self.step.builder.positions(sequence)
+        row, column = (0, hidden) if reverse else (sequence.shape[0] - 1, 0)
+        origin = self.step.part(name)
+        gather = Origin(origin.name, 'Gather', origin.where)
+        return self.step.builder.gather(gather, sequence, positions[row, column : column + hidden])
+
+    def _stacked(self, name: str, cell: bool) -> StackedStates:
+        """h_n / c_n of several layers or directions, torch's order (layer 0 forward, backward, layer 1 ...)."""
+        directions = 2 if self.module.bidirectional else 1
+        items = []
+        for index in range(self.module.num_layers * directions):
+            layer, reverse = index // directions, index % directions == 1
+            if cell:
+                items.append(self._layer(self._inputs_of(layer), layer, reverse, False, f'{name}_{index}', True))
+            else:
+                items.append(self._final_h(layer, reverse, f'{name}_{index}'))
+        rows = [
+            self.step.builder.reshape(reshape_origin(self.step, f'{name}_{index}_row'), item, (1, item.shape[0]))
+            for index, item in enumerate(items)
+        ]
+        joined = Origin(self.step.part(name).name, 'Concatenate', self.step.origin.where)
+        return StackedStates(self.step.builder.concat(joined, rows, axis=0), tuple(items))
+
+    def _final(self, name: str, cell: bool) -> LastState | StackedStates:
         if self.module.num_layers * (2 if self.module.bidirectional else 1) != 1:
-            raise self.step.refuse(f'{name} of several layers or directions is not supported; use the output sequence')
-        last = self._layer(self._inputs_of_last(), 0, False, False, name, cell)
+            return self._stacked(name, cell)
+        last = self._layer(self.x, 0, False, False, name, cell)
         shaped = self.step.builder.reshape(reshape_origin(self.step, f'{name}_shape'), last, (1, last.shape[0]))
         return LastState(shaped.tensor, shaped.shape, shaped.perm, last)
 
@@ -224,7 +271,7 @@ class LstmStates:
     def __len__(self) -> int:
         return 2
 
-    def __getitem__(self, index: int) -> LastState:
+    def __getitem__(self, index: int) -> LastState | StackedStates:
         if index in (0, -2):
             return self.result.last_state()
         if index in (1, -1):

@@ -16,7 +16,7 @@ import torch
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.gathers import slice_tensor
-from hls4ml.converters.pytorch.recurrent import LastState, TimeMajor
+from hls4ml.converters.pytorch.recurrent import LastState, StackedStates, TimeMajor
 from hls4ml.converters.pytorch.registry import BATCH, Step, functions, modules, sample_axis, tensor
 from hls4ml.converters.pytorch.selection import TOPK_FIELDS, TopKResult
 
@@ -210,7 +210,7 @@ def attribute(step: Step, x: Any, name: str) -> Any:
 @functions(operator.getitem)
 def getitem(step: Step, container: Any, index: Any) -> Any:
     """An item of a size or of a tuple of results, or a slice of a tensor (`gathers.slice_tensor`)."""
-    if isinstance(container, LastState):  # h_n of a recurrent module: its first axis is not the batch
+    if isinstance(container, (LastState, StackedStates)):  # h_n of a recurrent module: axis 0 is not the batch
         return container.item(step, index)
     if isinstance(container, Value):
         return slice_tensor(step, container, index)

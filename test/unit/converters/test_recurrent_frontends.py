@@ -364,3 +364,33 @@ def test_torch_initial_states_of_two_layers_are_refused(tmp_path) -> None:
         convert_from_pytorch_model(
             TwoLayerStates(), hls_config={'InputShape': [(STEPS, FEATURES), (2, 2)]}, output_dir=str(tmp_path)
         )
+
+
+class StackedFinalStates(torch.nn.Module):
+    """h_n and c_n of a 2-layer bidirectional LSTM, item by item and whole (swapped to batch first)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = torch.nn.LSTM(FEATURES, 3, num_layers=2, batch_first=True, bidirectional=True)
+        self.gru = torch.nn.GRU(FEATURES, 2, num_layers=2, batch_first=True)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        _, (h, c) = self.lstm(x)
+        return h[0], h[-1], c[1], h.transpose(0, 1), self.gru(x)[1][-1]
+
+
+def test_torch_h_n_and_c_n_of_several_layers_and_directions_match_torch(tmp_path) -> None:
+    torch.manual_seed(7)
+    module = StackedFinalStates().eval()
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.uniform_(-0.3, 0.3)
+        expected = [item.numpy() for item in module(torch.tensor(SAMPLES, dtype=torch.float32))]
+    config = {**fine_config(('LSTM', 'GRU')), 'InputShape': (STEPS, FEATURES)}
+    config['Model']['TransposeOutputs'] = True
+    hls_model = convert_from_pytorch_model(module, hls_config=config, output_dir=str(tmp_path))
+    outputs, _ = interpret(hls_model, SAMPLES)
+    for output, framework in zip(outputs, expected, strict=True):
+        np.testing.assert_allclose(output.to_double().reshape(framework.shape), framework, atol=TOLERANCE, rtol=0)
+    cells = [layer for layer in hls_model.graph.layers.values() if layer.attributes.get('output_cell')]
+    assert len(cells) == 1  # only c_n[1] is read: the other c layers are dropped
