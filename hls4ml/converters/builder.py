@@ -281,15 +281,19 @@ class GraphBuilder:
             )
         return result
 
-    def recurrent(self, origin: Origin, x: Value, kind: KindRecord, attributes: dict[str, Any]) -> Value:
+    def recurrent(
+        self, origin: Origin, x: Value, kind: KindRecord, attributes: dict[str, Any], states: tuple[Value, ...] = ()
+    ) -> Value:
         """A SimpleRNN, LSTM or GRU over an (n_timesteps, n_features) input; `attributes` with its
-        'weights' as `converters.recurrent_parts.attributes` makes them (Keras' layout and gate order)."""
+        'weights' as `converters.recurrent_parts.attributes` makes them (Keras' layout and gate order).
+        `states`: the initial h (and c), (n_out,) each, read instead of zeros."""
         if x.rank != 2:
             raise UnsupportedOperation(f'{origin}: expects (steps, features) inputs, got shape {x.shape}')
         x = self.framework_order(x, origin)
-        values = dict(attributes)
+        values = dict(attributes, **({'initial_state': True} if states else {}))
         weights = values.pop('weights')
-        name = self._emit(origin, kind, [x.tensor], weights=weights, **values)
+        inputs = [x.tensor, *(self.framework_order(state, origin).tensor for state in states)]
+        name = self._emit(origin, kind, inputs, weights=weights, **values)
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))
 

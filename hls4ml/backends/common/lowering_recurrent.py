@@ -94,8 +94,14 @@ def _fixed(precision: object) -> FixedPrecisionType:
 
 @lowering(Kind.SIMPLE_RNN, Kind.LSTM, Kind.GRU, stream='nnet_recurrent_stream.h')
 def lower_recurrent(layer: Layer, context: LoweringContext) -> LayerImpl:
-    impl = context.start(layer, 'nnet_recurrent.h', 'nnet::recurrent_config', f'nnet::{KERNELS[layer.kind]}')
+    initial = bool(layer.attributes.get('initial_state'))
+    function = f'nnet::{KERNELS[layer.kind]}' + ('_from' if initial else '')  # _from: h0 (c0) are inputs
+    impl = context.start(layer, 'nnet_recurrent.h', 'nnet::recurrent_config', function)
     impl.statics += _statics(layer, context)
+    if initial:  # only then, so the projects of other layers stay as they were
+        impl.statics.append(('bool', 'initial_state', 'true'))
+    if layer.attributes.get('output_cell'):  # only then, so the projects of other layers stay as they were
+        impl.statics.append(('bool', 'output_cell', 'true'))
     cell = 'cell' if layer.kind == Kind.LSTM else 'state'
     impl.typedefs += [
         (f'{var}_t', context.type_name(layer, var))

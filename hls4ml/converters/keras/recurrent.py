@@ -3,7 +3,16 @@
 A Bidirectional layer is a composition: a forward layer `<name>_forward`, a backward layer
 `<name>_backward` whose sequence output keeps the input positions (as Keras aligns it), and the merge
 named `<name>` (Concatenate for 'concat', Merge add / multiply / average for 'sum' / 'mul' / 'ave').
-Refused with a clear error: stateful=True, return_state=True, merge_mode=None (several outputs).
+return_state=True (not in Bidirectional) adds the states as outputs, one IR layer each (the parser maps
+a Keras layer's outputs to its last layers): h is the output itself (a Reshape of it, `<name>_state`)
+or, with return_sequences, a Gather of its last row (the last step processed, also for go_backwards,
+whose sequence is in processing order); LSTM's c is `<name>_cell_state`, a second LSTM with the same
+weights whose output is its last c (`output_cell`): the firmware's kernels have one output each, so c
+costs a second cell in hardware.
+A layer called with `initial_state` reads h0 (and the LSTM's c0) as inputs after the sequence
+(attribute initial_state) instead of starting from zeros.
+Refused with a clear error: stateful=True, return_state=True or initial_state in Bidirectional,
+merge_mode=None, a mask input.
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, array_of, handles
+from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, _own_layer, array_of, handles
 from hls4ml.converters.recurrent_parts import Direction, attributes, check_function
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind, KindRecord
@@ -30,16 +39,20 @@ def _function(source: Source, config: dict[str, Any], key: str) -> str:
         raise UnsupportedLayer(str(error)) from None
 
 
-def _direction(source: Source, layer: Any) -> Direction:
-    """The weights and settings of one Keras recurrent layer."""
+def _direction(source: Source, layer: Any, states: bool = False) -> Direction:
+    """The weights and settings of one Keras recurrent layer; `states`: return_state=True is converted."""
     kind: KindRecord = KINDS[type(layer).__name__]
     config = layer.get_config()
-    for key, refusal in (('stateful', 'stateful=True'), ('return_state', 'return_state=True')):
-        if config.get(key):
-            raise UnsupportedLayer(
-                f'{source.origin}: {refusal} is not supported; the firmware starts from a zero state on every '
-                f'inference and has one output (set {key}=False)'
-            )
+    if config.get('stateful'):
+        raise UnsupportedLayer(
+            f'{source.origin}: stateful=True is not supported; the firmware starts from a zero state on every '
+            'inference (set stateful=False)'
+        )
+    if config.get('return_state') and not states:
+        raise UnsupportedLayer(
+            f'{source.origin}: return_state=True is not supported in Bidirectional; read the states of a '
+            'forward and a backward layer of their own, or set return_state=False'
+        )
     kernel, recurrent = array_of(layer.cell.kernel), array_of(layer.cell.recurrent_kernel)
     columns = kernel.shape[1]
     bias, recurrent_bias = np.zeros(columns), np.zeros(columns)
@@ -64,14 +77,47 @@ def _steps_shape(source: Source) -> tuple[int, int]:
     return shape[0], shape[1]
 
 
-@handles('SimpleRNN', 'LSTM', 'GRU', produces=(Kind.SIMPLE_RNN, Kind.LSTM, Kind.GRU))
+@handles('SimpleRNN', 'LSTM', 'GRU', produces=(Kind.SIMPLE_RNN, Kind.LSTM, Kind.GRU, Kind.GATHER, Kind.RESHAPE))
 def recurrent(source: Source) -> list[Layer]:
     layer, config = source.layer, source.config
-    direction = _direction(source, layer)
+    direction = _direction(source, layer, states=True)
     values = attributes(
         direction, _steps_shape(source), bool(config['return_sequences']), bool(config['go_backwards']), False
     )
-    return [source.make(direction.kind, **values)]
+    values['initial_state'] = _initial_state(source, direction.kind)
+    made = source.make(direction.kind, **values)
+    if not config.get('return_state'):
+        return [made]
+    return [made, _last_state(source, made), *_cell_state(source, direction, values)]
+
+
+def _initial_state(source: Source, kind: KindRecord) -> bool:
+    """True when the layer reads initial states: the inputs after the sequence, h0 (and c0 for LSTM)."""
+    extra = len(source.inputs) - 1
+    if extra not in (0, 2 if kind == Kind.LSTM else 1):
+        raise UnsupportedLayer(
+            f'{source.origin}: {len(source.inputs)} inputs; a recurrent layer reads the sequence and, with '
+            'initial_state, h0 (and c0 for LSTM); masks are not supported'
+        )
+    return extra > 0
+
+
+def _last_state(source: Source, made: Layer) -> Layer:
+    """return_state's h: the last step processed, a copy of the output or of its last row."""
+    n_out, steps = made.attributes['n_out'], made.attributes['n_timesteps']
+    state = Source(source.layer, f'{source.name}_state', [made.name], [])
+    if not made.attributes['return_sequences']:
+        return _own_layer(state.make(Kind.RESHAPE, target_shape=(n_out,)))
+    index = list(range((steps - 1) * n_out, steps * n_out))
+    return _own_layer(state.make(Kind.GATHER, index=index, out_shape=(n_out,)))
+
+
+def _cell_state(source: Source, direction: Direction, values: dict[str, Any]) -> list[Layer]:
+    """return_state's c of an LSTM: a second LSTM, the same weights, whose output is the last c."""
+    if direction.kind != Kind.LSTM:
+        return []
+    cell = Source(source.layer, f'{source.name}_cell_state', source.inputs, source.input_shapes)
+    return [cell.make(Kind.LSTM, **{**values, 'return_sequences': False, 'output_cell': True})]
 
 
 @handles('Bidirectional', produces=(Kind.SIMPLE_RNN, Kind.LSTM, Kind.GRU, Kind.CONCATENATE, Kind.MERGE))
@@ -82,6 +128,8 @@ def bidirectional(source: Source) -> list[Layer]:
             f"{source.origin}: merge_mode={merge_mode!r} is not supported (use 'concat', 'sum', 'mul' or 'ave')"
         )
     shape = _steps_shape(source)
+    if len(source.inputs) != 1:
+        raise UnsupportedLayer(f'{source.origin}: initial_state (or a mask) is not supported in Bidirectional')
     parts = []
     for part, suffix in ((layer.forward_layer, 'forward'), (layer.backward_layer, 'backward')):
         if type(part).__name__ not in KINDS:

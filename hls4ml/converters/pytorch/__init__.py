@@ -13,6 +13,7 @@ from hls4ml.converters.pytorch import (  # noqa: F401  (they register their hand
     einsum,
     gathers,
     recurrent,
+    recurrent_cells,
     selection,
     sequence,
     som,

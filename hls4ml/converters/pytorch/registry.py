@@ -45,8 +45,9 @@ BATCH = Batch()
 @dataclass(frozen=True)
 class SequenceFirst:
     """`x.transpose(0, 1)` of a batch-first tensor `x`: PyTorch's (tokens, batch, ...) layout of the
-    same per-sample data, which only nn.MultiheadAttention(batch_first=False) and the transpose back
-    read (the two transposes cancel against the layer's own layout: no IR layer)."""
+    same per-sample data, which only batch_first=False modules (nn.MultiheadAttention, nn.RNN / LSTM /
+    GRU, which also return it) and the transpose back read (the two transposes cancel against the
+    layer's own layout: no IR layer)."""
 
     value: Value
 
@@ -107,8 +108,8 @@ def tensor(step: Step, x: Any, what: str = 'the input') -> Value:
     """`x` as a tensor computed from the model inputs."""
     if isinstance(x, SequenceFirst):
         raise step.refuse(
-            f'{what} has the batch on axis 1 (x.transpose(0, 1)); only nn.MultiheadAttention(batch_first=False) '
-            'and the transpose back to batch-first read such a tensor'
+            f'{what} has the batch on axis 1 (x.transpose(0, 1)); only batch_first=False modules '
+            '(nn.MultiheadAttention, nn.RNN / LSTM / GRU) and the transpose back to batch-first read such a tensor'
         )
     if not isinstance(x, Value):
         raise step.refuse(f'{what} must be a tensor computed from the model inputs, got {type(x).__name__}')

@@ -16,7 +16,7 @@ import torch
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.gathers import slice_tensor
-from hls4ml.converters.pytorch.recurrent import LastState
+from hls4ml.converters.pytorch.recurrent import LastState, StackedStates
 from hls4ml.converters.pytorch.registry import (
     BATCH,
     SequenceFirst,
@@ -88,9 +88,11 @@ def unflatten_module(step: Step, module: Any, x: Any) -> Value:
 
 
 @functions(torch.unsqueeze, methods=('unsqueeze',))
-def unsqueeze(step: Step, x: Any, dim: int) -> Value:
+def unsqueeze(step: Step, x: Any, dim: int) -> Value | SequenceFirst:
     x = tensor(step, x)
     rank = x.rank + 2  # of the result
+    if x.rank == 1 and int(dim) % rank == 0:  # (batch, hidden) -> (1, batch, hidden): a recurrent h0 / c0
+        return SequenceFirst(step.builder.reshape(step.origin, x, (1, x.shape[0])))
     if not -rank <= int(dim) < rank or int(dim) % rank == 0:
         raise step.refuse(f'unsqueeze({dim}) is not supported (a new axis after the batch axis only)')
     axis = int(dim) % rank - 1
@@ -224,7 +226,7 @@ def attribute(step: Step, x: Any, name: str) -> Any:
 @functions(operator.getitem)
 def getitem(step: Step, container: Any, index: Any) -> Any:
     """An item of a size or of a tuple of results, or a slice of a tensor (`gathers.slice_tensor`)."""
-    if isinstance(container, LastState):  # h_n of a recurrent module: its first axis is not the batch
+    if isinstance(container, (LastState, StackedStates)):  # h_n of a recurrent module: axis 0 is not the batch
         return container.item(step, index)
     if isinstance(container, Value):
         return slice_tensor(step, container, index)

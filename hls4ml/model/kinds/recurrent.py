@@ -5,10 +5,12 @@ and the shape rules below. docs/recurrent.md describes the arithmetic, the attri
 Attributes (set by the frontends): n_timesteps, n_features, n_out (the state size), return_sequences,
 backward (walk the steps from the last to the first), aligned (a backward sequence output keeps the
 input positions: Bidirectional, torch, ONNX; Keras' go_backwards gives them in processing order),
-activation, recurrent_activation (RECURRENT_FUNCTIONS), GRU's reset_after. Weights, Keras' layout and
-gate order (LSTM i f c o, GRU z r h): 'weight' (n_features, G n_out), 'recurrent_weight' (n_out, G n_out),
-'bias' and 'recurrent_bias' (G n_out); the frontends fold biases that only add (all but GRU's
-reset_after recurrent bias) into 'bias' and give zeros for 'recurrent_bias'.
+activation, recurrent_activation (RECURRENT_FUNCTIONS), GRU's reset_after, LSTM's output_cell (the output
+is the last c instead of the last h: Keras' return_state, torch's c_n; return_sequences False),
+initial_state (inputs 2 and 3 are h0 and the LSTM's c0, (n_out,) each, instead of zeros).
+Weights, Keras' layout and gate order (LSTM i f c o, GRU z r h): 'weight' (n_features, G n_out),
+'recurrent_weight' (n_out, G n_out), 'bias' and 'recurrent_bias' (G n_out); the frontends fold biases
+that only add (all but GRU's reset_after recurrent bias) into 'bias' and give zeros for 'recurrent_bias'.
 """
 
 from __future__ import annotations
@@ -41,11 +43,19 @@ def gate_count(layer: Layer) -> int:
 
 
 def _output_shape(layer: Layer, inputs: list[tuple[int, ...]]) -> tuple[int, ...]:
-    (shape,) = inputs
+    shape, *initial = inputs
     attributes = layer.attributes
+    states = (2 if layer.kind == 'LSTM' else 1) if attributes.get('initial_state') else 0
+    if [tuple(state) for state in initial] != [(attributes['n_out'],)] * states:
+        raise ValueError(
+            f'{layer.describe()}: initial states of shapes {initial}, the layer expects {states} '
+            f'of shape ({attributes["n_out"]},)'
+        )
     expected = (attributes['n_timesteps'], attributes['n_features'])
     if tuple(shape) != expected:
         raise ValueError(f'{layer.describe()}: input of shape {shape}, the layer expects (steps, features) {expected}')
+    if attributes.get('output_cell') and (layer.kind != 'LSTM' or attributes['return_sequences']):
+        raise ValueError(f'{layer.describe()}: output_cell (the last c) needs an LSTM without return_sequences')
     if attributes['return_sequences']:
         return (attributes['n_timesteps'], attributes['n_out'])
     return (attributes['n_out'],)
@@ -84,8 +94,9 @@ def recurrent_types(graph: Graph, layer: Layer, context: PassContext) -> None:
     for var in ('state', 'cell'):
         if var in types and is_auto(types[var]) and isinstance(default, FixedPrecisionType):
             types[var] = default
-    if is_auto(types['result']) and not is_auto(types['state']):
-        types['result'] = types['state']
+    written = 'cell' if layer.attributes.get('output_cell') else 'state'
+    if is_auto(types['result']) and not is_auto(types[written]):
+        types['result'] = types[written]
     source = input_fixed(graph, layer, context)
     if not is_auto(types['accum']) or source is None or is_auto(types['state']):
         return
@@ -139,7 +150,7 @@ def _rows(array: FixedArray, columns: int) -> FixedArray:
 
 
 def _inputs(
-    layer: Layer, family: str
+    layer: Layer, family: str, inputs: list[FixedArray]
 ) -> tuple[reference.RecurrentWeights, reference.RecurrentTypes, reference.Sequence]:
     columns = gate_count(layer) * layer.attributes['n_out']
     types = layer.types
@@ -161,6 +172,8 @@ def _inputs(
         bool(attributes['return_sequences']),
         bool(attributes.get('backward', False)),
         bool(attributes.get('aligned', False)),
+        bool(attributes.get('output_cell', False)),
+        tuple(inputs[1:]),
     )
     return weights, kinds, sequence
 
@@ -200,7 +213,7 @@ class Recurrent:
 
     @staticmethod
     def _simple_rnn_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
-        weights, types, sequence = _inputs(layer, family)
+        weights, types, sequence = _inputs(layer, family, inputs)
         return reference.simple_rnn(inputs[0], weights, gate_functions(layer)['act_'], types, sequence)
 
     SIMPLE_RNN = recurrent_record('SimpleRNN', _simple_rnn_reference, SIMPLE_TYPES, {'activation': RECURRENT_FUNCTIONS})
@@ -209,7 +222,7 @@ class Recurrent:
 
     @staticmethod
     def _lstm_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
-        weights, types, sequence = _inputs(layer, family)
+        weights, types, sequence = _inputs(layer, family, inputs)
         gates = gate_functions(layer)
         functions = (gates['act_'], gates['rec_'], gates['cell_'])
         return reference.lstm(inputs[0], weights, functions, types, sequence)
@@ -220,7 +233,7 @@ class Recurrent:
 
     @staticmethod
     def _gru_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
-        weights, types, sequence = _inputs(layer, family)
+        weights, types, sequence = _inputs(layer, family, inputs)
         gates = gate_functions(layer)
         reset_after = bool(layer.attributes['reset_after'])
         return reference.gru(inputs[0], weights, (gates['act_'], gates['rec_']), types, sequence, reset_after)

@@ -72,6 +72,8 @@ class Sequence:
     return_sequences: bool
     backward: bool = False
     aligned: bool = False
+    output_cell: bool = False  # LSTM: the output is the last c (return_sequences False)
+    initial: tuple[FixedArray, ...] = ()  # the h0 (and LSTM c0) inputs, (samples, n_state); zeros if empty
 
 
 Step = Callable[[FixedArray, list[FixedArray]], list[FixedArray]]  # (x_t, state) -> new state (h first)
@@ -94,13 +96,23 @@ def _run(
         slot = t if sequence.aligned else position
         outputs[slot] = state[0].cast(result)
     if not sequence.return_sequences:
-        return state[0].cast(result)
+        return state[1 if sequence.output_cell else 0].cast(result)
     raws = [item.raw for item in outputs if item is not None]
     return FixedArray(np.concatenate(raws, axis=1), result, x.family)
 
 
 def _zeros(n_samples: int, size: int, precision: FixedPrecisionType, family: str) -> FixedArray:
     return FixedArray.from_raw(np.zeros((n_samples, size), dtype=np.int64), precision, family)
+
+
+def _start(x: FixedArray, sequence: Sequence, n_state: int, precisions: list[FixedPrecisionType]) -> list[FixedArray]:
+    """The state before the first step, one array per type of `precisions` (h, then c): the initial
+    inputs written into those types (as the kernel's h[j] = h0[j]), or zeros."""
+    if sequence.initial:
+        return [
+            as_samples(value).cast(precision) for value, precision in zip(sequence.initial, precisions, strict=True)
+        ]
+    return [_zeros(x.shape[0], n_state, precision, x.family) for precision in precisions]
 
 
 def simple_rnn(
@@ -114,7 +126,7 @@ def simple_rnn(
         gates = _gate_sums(x_t, state[0], weights, types.accum)
         return [activation(gates).cast(types.state)]
 
-    return _run(x, sequence, [_zeros(x.shape[0], n_state, types.state, x.family)], step, types.result)
+    return _run(x, sequence, _start(x, sequence, n_state, [types.state]), step, types.result)
 
 
 def _gate_sums(x_t: FixedArray, h: FixedArray, weights: RecurrentWeights, accum: FixedPrecisionType) -> FixedArray:
@@ -146,8 +158,7 @@ def lstm(
         h = (output_gate * cell_activation(c)).cast(types.state)
         return [h, c]
 
-    start = [_zeros(x.shape[0], n_state, types.state, x.family), _zeros(x.shape[0], n_state, types.cell, x.family)]
-    return _run(x, sequence, start, step, types.result)
+    return _run(x, sequence, _start(x, sequence, n_state, [types.state, types.cell]), step, types.result)
 
 
 def gru(
@@ -173,7 +184,7 @@ def gru(
         n = activation(candidate_sum)
         return [(z * h + n - z * n).cast(types.state)]
 
-    return _run(x, sequence, [_zeros(x.shape[0], n_state, types.state, x.family)], step, types.result)
+    return _run(x, sequence, _start(x, sequence, n_state, [types.state]), step, types.result)
 
 
 def _gru_state_sums(

@@ -43,6 +43,8 @@ struct recurrent_config {
     static const unsigned n_state = 8;
     static const unsigned n_gates = 1;
     static const bool return_sequences = false;
+    static const bool output_cell = false; // LSTM: the output is the last c instead of the last h
+    static const bool initial_state = false; // h (and c) start from the h0 (c0) inputs instead of zeros
     static const bool backward = false; // walk the steps from the last to the first
     static const bool aligned = false;  // a backward sequence output keeps the input positions
     static const bool reset_after = true;
@@ -283,6 +285,20 @@ inline void emit_state(const typename CONFIG_T::state_t h[CONFIG_T::n_state], re
         res[j] = h[j];
 }
 
+// The output of a layer without return_sequences: the last h, or the last c (LSTM `output_cell`).
+template <class res_T, class CONFIG_T>
+inline void emit_last(const typename CONFIG_T::state_t h[CONFIG_T::n_state], const typename CONFIG_T::cell_t *c,
+                      res_T *res) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_state; j++) {
+        if (CONFIG_T::output_cell)
+            res[j] = c[j];
+        else
+            res[j] = h[j];
+    }
+}
+
 // One step on the state `h`, `c` of the caller (non-static: each unrolled step its own cell).
 template <class CELL_T, class data_T, class res_T, typename CONFIG_T>
 inline void recurrent_step(const data_T data[CONFIG_T::n_in], res_T *res, unsigned position,
@@ -294,60 +310,73 @@ inline void recurrent_step(const data_T data[CONFIG_T::n_in], res_T *res, unsign
         emit_state<res_T, CONFIG_T>(h, res + output_slot<CONFIG_T>(position) * CONFIG_T::n_state);
 }
 
-// One step of the shared cell, its state in static storage, zeroed at position 0 (hls4ml's `static`).
-template <class CELL_T, class data_T, class res_T, typename CONFIG_T>
+// The state before the first step: zeros, or the h0 (and, for LSTM, c0) inputs (`initial_state`).
+template <class CELL_T, class CONFIG_T, class h0_T, class c0_T>
+inline void start_state(typename CONFIG_T::state_t h[CONFIG_T::n_state], typename CONFIG_T::cell_t *c, const h0_T *h0,
+                        const c0_T *c0) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_state; j++) {
+        if (CONFIG_T::initial_state)
+            h[j] = h0[j];
+        else
+            h[j] = 0;
+    }
+    NNET_UNROLL
+    for (unsigned j = 0; j < CELL_T::n_cell + 1; j++) {
+        if (CONFIG_T::initial_state && j < CELL_T::n_cell)
+            c[j] = c0[j];
+        else
+            c[j] = 0;
+    }
+}
+
+// One step of the shared cell, its state in static storage, started at position 0 (hls4ml's `static`).
+template <class CELL_T, class data_T, class res_T, typename CONFIG_T, class h0_T, class c0_T>
 void recurrent_static_step(const data_T data[CONFIG_T::n_in], res_T *res, unsigned position,
-                           const recurrent_weights<CONFIG_T> &weights) {
+                           const recurrent_weights<CONFIG_T> &weights, const h0_T *h0, const c0_T *c0) {
     NNET_INLINE_OFF
     NNET_PERSISTENT typename CONFIG_T::state_t h[CONFIG_T::n_state];
     NNET_PERSISTENT typename CONFIG_T::cell_t c[CELL_T::n_cell + 1];
-    if (position == 0) {
-        NNET_UNROLL
-        for (unsigned j = 0; j < CONFIG_T::n_state; j++)
-            h[j] = 0;
-        NNET_UNROLL
-        for (unsigned j = 0; j < CELL_T::n_cell + 1; j++)
-            c[j] = 0;
-    }
+    if (position == 0)
+        start_state<CELL_T, CONFIG_T, h0_T, c0_T>(h, c, h0, c0);
     recurrent_step<CELL_T, data_T, res_T, CONFIG_T>(data, res, position, h, c, weights);
     if (!CONFIG_T::return_sequences && position == CONFIG_T::n_steps - 1)
-        emit_state<res_T, CONFIG_T>(h, res);
+        emit_last<res_T, CONFIG_T>(h, c, res);
 }
 
-template <class CELL_T, class data_T, class res_T, typename CONFIG_T>
-void recurrent(const data_T data[CONFIG_T::n_in], res_T *res, const recurrent_weights<CONFIG_T> &weights) {
+template <class CELL_T, class data_T, class res_T, typename CONFIG_T, class h0_T = typename CONFIG_T::state_t,
+          class c0_T = typename CONFIG_T::cell_t>
+void recurrent(const data_T data[CONFIG_T::n_in], res_T *res, const recurrent_weights<CONFIG_T> &weights,
+               const h0_T *h0 = nullptr, const c0_T *c0 = nullptr) {
     NNET_INLINE
     if (CONFIG_T::static_cell) {
         for (unsigned position = 0; position < CONFIG_T::n_steps; position++)
-            recurrent_static_step<CELL_T, data_T, res_T, CONFIG_T>(data, res, position, weights);
+            recurrent_static_step<CELL_T, data_T, res_T, CONFIG_T, h0_T, c0_T>(data, res, position, weights, h0, c0);
         return;
     }
     typename CONFIG_T::state_t h[CONFIG_T::n_state];
     typename CONFIG_T::cell_t c[CELL_T::n_cell + 1];
     NNET_ARRAY_PARTITION_COMPLETE(h)
     NNET_ARRAY_PARTITION_COMPLETE(c)
-    NNET_UNROLL
-    for (unsigned j = 0; j < CONFIG_T::n_state; j++)
-        h[j] = 0;
-    NNET_UNROLL
-    for (unsigned j = 0; j < CELL_T::n_cell + 1; j++)
-        c[j] = 0;
+    start_state<CELL_T, CONFIG_T, h0_T, c0_T>(h, c, h0, c0);
     NNET_UNROLL
     for (unsigned position = 0; position < CONFIG_T::n_steps; position++)
         recurrent_step<CELL_T, data_T, res_T, CONFIG_T>(data, res, position, h, c, weights);
     if (!CONFIG_T::return_sequences)
-        emit_state<res_T, CONFIG_T>(h, res);
+        emit_last<res_T, CONFIG_T>(h, c, res);
 }
 
 // ---- the calls the lowering emits -------------------------------------------------------------------------
 
 // The kernels the lowering calls: the weights, the biases and the three tables (a null pointer for a
 // gate function without a table, and for the cell table of SimpleRNN and GRU).
-#define NNET_RECURRENT_ARGUMENTS                                                                                    \
-    const data_T data[CONFIG_T::n_in], res_T *res, const typename CONFIG_T::weight_t *kernel,                      \
-        const typename CONFIG_T::recurrent_weight_t *recurrent_kernel, const typename CONFIG_T::bias_t *bias,      \
-        const typename CONFIG_T::recurrent_bias_t *recurrent_bias, const typename CONFIG_T::act_table_t *act_table, \
-        const typename CONFIG_T::rec_table_t *rec_table, const typename CONFIG_T::cell_table_t *cell_table
+#define NNET_RECURRENT_WEIGHT_ARGUMENTS                                                                              \
+    const typename CONFIG_T::weight_t *kernel, const typename CONFIG_T::recurrent_weight_t *recurrent_kernel,      \
+        const typename CONFIG_T::bias_t *bias, const typename CONFIG_T::recurrent_bias_t *recurrent_bias,          \
+        const typename CONFIG_T::act_table_t *act_table, const typename CONFIG_T::rec_table_t *rec_table,          \
+        const typename CONFIG_T::cell_table_t *cell_table
+#define NNET_RECURRENT_ARGUMENTS const data_T data[CONFIG_T::n_in], res_T *res, NNET_RECURRENT_WEIGHT_ARGUMENTS
 #define NNET_RECURRENT_WEIGHTS {kernel, recurrent_kernel, bias, recurrent_bias, act_table, rec_table, cell_table}
 
 template <class data_T, class res_T, typename CONFIG_T> void simple_rnn(NNET_RECURRENT_ARGUMENTS) {
@@ -365,7 +394,30 @@ template <class data_T, class res_T, typename CONFIG_T> void gru(NNET_RECURRENT_
     recurrent<gru_cell<CONFIG_T>, data_T, res_T, CONFIG_T>(data, res, weights);
 }
 
+// With `initial_state`: the initial h (and the LSTM's c) are inputs after the sequence.
+template <class data_T, class h0_T, class res_T, typename CONFIG_T>
+void simple_rnn_from(const data_T data[CONFIG_T::n_in], const h0_T h0[CONFIG_T::n_state], res_T *res,
+                     NNET_RECURRENT_WEIGHT_ARGUMENTS) {
+    const recurrent_weights<CONFIG_T> weights NNET_RECURRENT_WEIGHTS;
+    recurrent<simple_rnn_cell<CONFIG_T>, data_T, res_T, CONFIG_T, h0_T>(data, res, weights, h0);
+}
+
+template <class data_T, class h0_T, class c0_T, class res_T, typename CONFIG_T>
+void lstm_from(const data_T data[CONFIG_T::n_in], const h0_T h0[CONFIG_T::n_state], const c0_T c0[CONFIG_T::n_state],
+               res_T *res, NNET_RECURRENT_WEIGHT_ARGUMENTS) {
+    const recurrent_weights<CONFIG_T> weights NNET_RECURRENT_WEIGHTS;
+    recurrent<lstm_cell<CONFIG_T>, data_T, res_T, CONFIG_T, h0_T, c0_T>(data, res, weights, h0, c0);
+}
+
+template <class data_T, class h0_T, class res_T, typename CONFIG_T>
+void gru_from(const data_T data[CONFIG_T::n_in], const h0_T h0[CONFIG_T::n_state], res_T *res,
+              NNET_RECURRENT_WEIGHT_ARGUMENTS) {
+    const recurrent_weights<CONFIG_T> weights NNET_RECURRENT_WEIGHTS;
+    recurrent<gru_cell<CONFIG_T>, data_T, res_T, CONFIG_T, h0_T>(data, res, weights, h0);
+}
+
 #undef NNET_RECURRENT_ARGUMENTS
+#undef NNET_RECURRENT_WEIGHT_ARGUMENTS
 #undef NNET_RECURRENT_WEIGHTS
 
 } // namespace nnet

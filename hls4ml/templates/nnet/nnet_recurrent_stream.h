@@ -61,6 +61,57 @@ NNET_RECURRENT_STREAM_KERNEL(gru)
 
 #undef NNET_RECURRENT_STREAM_KERNEL
 
+// With `initial_state`: h0 (and the LSTM's c0) arrive as one stream element of n_state values each.
+template <class state_T, class CONFIG_T>
+inline void read_state(stream<state_T> &state, typename state_T::value_type values[CONFIG_T::n_state]) {
+    static_assert(state_T::size == CONFIG_T::n_state, "recurrent stream: an initial state is one element");
+    const state_T in = state.read();
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_state; j++)
+        values[j] = in[j];
+}
+
+#define NNET_RECURRENT_STREAM_WEIGHTS                                                                               \
+    const typename CONFIG_T::weight_t *kernel, const typename CONFIG_T::recurrent_weight_t *recurrent_kernel,      \
+        const typename CONFIG_T::bias_t *bias, const typename CONFIG_T::recurrent_bias_t *recurrent_bias,          \
+        const typename CONFIG_T::act_table_t *act_table, const typename CONFIG_T::rec_table_t *rec_table,          \
+        const typename CONFIG_T::cell_table_t *cell_table
+#define NNET_RECURRENT_STREAM_PASSED kernel, recurrent_kernel, bias, recurrent_bias, act_table, rec_table, cell_table
+
+#define NNET_RECURRENT_STREAM_KERNEL_FROM(NAME)                                                                     \
+    template <class data_T, class h0_T, class res_T, typename CONFIG_T>                                             \
+    void NAME##_from(stream<data_T> &data, stream<h0_T> &h0, stream<res_T> &res, NNET_RECURRENT_STREAM_WEIGHTS) {  \
+        recurrent_stream_buffers<data_T, res_T, CONFIG_T> buffers;                                                  \
+        typename h0_T::value_type h0_values[CONFIG_T::n_state];                                                     \
+        read_steps<data_T, CONFIG_T>(data, buffers.in);                                                             \
+        read_state<h0_T, CONFIG_T>(h0, h0_values);                                                                  \
+        NAME##_from<typename data_T::value_type, typename h0_T::value_type, typename res_T::value_type, CONFIG_T>(  \
+            buffers.in, h0_values, buffers.out, NNET_RECURRENT_STREAM_PASSED);                                      \
+        write_steps<res_T, CONFIG_T>(buffers.out, res);                                                             \
+    }
+
+NNET_RECURRENT_STREAM_KERNEL_FROM(simple_rnn)
+NNET_RECURRENT_STREAM_KERNEL_FROM(gru)
+
+template <class data_T, class h0_T, class c0_T, class res_T, typename CONFIG_T>
+void lstm_from(stream<data_T> &data, stream<h0_T> &h0, stream<c0_T> &c0, stream<res_T> &res,
+               NNET_RECURRENT_STREAM_WEIGHTS) {
+    recurrent_stream_buffers<data_T, res_T, CONFIG_T> buffers;
+    typename h0_T::value_type h0_values[CONFIG_T::n_state];
+    typename c0_T::value_type c0_values[CONFIG_T::n_state];
+    read_steps<data_T, CONFIG_T>(data, buffers.in);
+    read_state<h0_T, CONFIG_T>(h0, h0_values);
+    read_state<c0_T, CONFIG_T>(c0, c0_values);
+    lstm_from<typename data_T::value_type, typename h0_T::value_type, typename c0_T::value_type,
+              typename res_T::value_type, CONFIG_T>(buffers.in, h0_values, c0_values, buffers.out,
+                                                    NNET_RECURRENT_STREAM_PASSED);
+    write_steps<res_T, CONFIG_T>(buffers.out, res);
+}
+
+#undef NNET_RECURRENT_STREAM_KERNEL_FROM
+#undef NNET_RECURRENT_STREAM_WEIGHTS
+#undef NNET_RECURRENT_STREAM_PASSED
+
 } // namespace nnet
 
 #endif
