@@ -106,6 +106,8 @@ def input_layer(source: Source) -> list[Layer]:
     if dtype.startswith(('int', 'uint')):  # integer inputs (indices of an Embedding) keep their integer type
         width = int(dtype.removeprefix('u').removeprefix('int'))
         layer.types['result'] = IntegerPrecisionType(width, not dtype.startswith('u'))
+    elif dtype == 'bool':  # a mask (MultiHeadAttention's attention_mask): one bit
+        layer.types['result'] = IntegerPrecisionType(1, False)
     return [layer]
 
 

@@ -204,3 +204,17 @@ def test_torch_causal_mask_gives_exactly_zero_weight() -> None:
     with torch.no_grad():
         want = module(torch.tensor(x, dtype=torch.float32)).numpy()
     assert (np.abs(outputs[0].to_double().reshape(want.shape) - want) <= torch_bound(module, x)).all()
+
+
+def test_a_boolean_mask_input_is_one_bit_and_the_guard_stays_quiet() -> None:
+    """A `dtype='bool'` Keras input is uint<1>: the conversion guard feeds it 0/1 (not random reals, which
+    made it warn on every masked model), and the firmware reads one bit per mask entry."""
+    import warnings
+
+    from hls4ml.converters.guard import ConversionMismatchWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', ConversionMismatchWarning)
+        hls_model = hls4ml.converters.convert_from_keras_model(masked_model(True, False), hls_config=CONFIG)
+    mask = hls_model.graph.layers[hls_model.graph.inputs[1]].types['result']
+    assert str(mask) == 'uint<1>'
