@@ -55,7 +55,16 @@ def einsum_dense(source: Source) -> list[Layer]:
     """x (batch first) einsum kernel + bias (its bias_axes broadcast over the output), then the
     activation. The batch axis must lead the input and the output and be absent from the kernel."""
     layer = source.layer
-    kernel = array_of(layer.kernel)
+    bias = None if layer.bias is None else array_of(layer.bias)
+    made, output_shape = einsum_dense_layer(source, source.inputs, array_of(layer.kernel), bias)
+    return [made, *fused_activation(source, source.config['activation'], output_shape)]
+
+
+def einsum_dense_layer(
+    source: Source, inputs: list[str], kernel: np.ndarray, bias: np.ndarray | None
+) -> tuple[Layer, tuple[int, ...]]:
+    """The IR EinsumDense of `kernel` on the layer's input, its bias (None: zeros) broadcast to the output,
+    and the output's shape (Keras' EinsumDense, and HGQ2's QEinsumDense with its quantized kernel)."""
     try:
         equation = equations.drop_batch_of_input(
             equations.explicit(source.config['equation'], (len(source.input_shapes[0]) + 1, kernel.ndim))
@@ -63,11 +72,7 @@ def einsum_dense(source: Source) -> list[Layer]:
         output_shape = equations.plan(equation, source.input_shapes[0], kernel.shape).output_shape
     except equations.EinsumError as error:
         raise UnsupportedLayer(f'{source.origin}: {error}') from None
-    bias = np.zeros(output_shape)
-    if layer.bias is not None:
-        bias = np.broadcast_to(array_of(layer.bias), (1, *output_shape))[0]
-    weights = {'weight': kernel, 'bias': np.ascontiguousarray(bias).reshape(-1)}
-    made = source.make(
-        Kind.EINSUM_DENSE, equation=equation, kernel_shape=kernel.shape, n_out=bias.size, weights=weights
-    )
-    return [made, *fused_activation(source, source.config['activation'], output_shape)]
+    full_bias = np.zeros(output_shape) if bias is None else np.broadcast_to(bias, (1, *output_shape))[0]
+    weights = {'weight': kernel, 'bias': np.ascontiguousarray(full_bias).reshape(-1)}
+    attributes = {'equation': equation, 'kernel_shape': kernel.shape, 'n_out': full_bias.size}
+    return source.make(Kind.EINSUM_DENSE, inputs=inputs, weights=weights, **attributes), tuple(output_shape)

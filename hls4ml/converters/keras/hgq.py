@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.keras import spatial
+from hls4ml.converters.keras.einsum import einsum_dense_layer
 from hls4ml.converters.keras.handlers import (
     ACTIVATION_KINDS,
     Source,
@@ -266,22 +267,6 @@ def _dense_kernel(source: Source, kernel: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _einsum_dense_layer(source: Source, inputs: list[str], kernel: np.ndarray, qbias: np.ndarray | None) -> Layer:
-    """QEinsumDense with an equation that is not a dense over the last axis: an EinsumDense of the
-    quantized kernel, its bias broadcast to the output (docs/attention.md)."""
-    try:
-        equation = einsum_equations.drop_batch_of_input(
-            einsum_equations.explicit(source.config['equation'], (len(source.input_shapes[0]) + 1, kernel.ndim))
-        )
-        output_shape = einsum_equations.plan(equation, source.input_shapes[0], kernel.shape).output_shape
-    except einsum_equations.EinsumError as error:
-        raise UnsupportedLayer(f'{source.origin}: {error}') from None
-    bias = np.zeros(output_shape) if qbias is None else np.broadcast_to(qbias, (1, *output_shape))[0]
-    weights = {'weight': kernel, 'bias': np.ascontiguousarray(bias).reshape(-1)}
-    attributes = {'equation': equation, 'kernel_shape': kernel.shape, 'n_out': bias.size, 'weights': weights}
-    return source.make(Kind.EINSUM_DENSE, inputs=inputs, **attributes)
-
-
 def _affine_layer(source: Source, inputs: list[str], kernel: np.ndarray, bias: np.ndarray) -> Layer:
     """A Dense for a 1-D input; over the last axis of a 2-D or 3-D input, as Keras applies a dense
     layer, the pointwise convolution of `converters/pointwise.py` (the plain Dense handler's form)."""
@@ -319,7 +304,7 @@ def q_dense(source: Source) -> list[Layer]:
     kernel, qbias = quantized_weights(source.layer)
     matrix = _dense_kernel(source, kernel)
     if matrix is None:
-        layer = _einsum_dense_layer(source, inputs, kernel, qbias)
+        layer, _ = einsum_dense_layer(source, inputs, kernel, qbias)
         layer.attributes['quantized_weights'] = True
         _warn_float32(source, quantizers, *einsum_columns(layer, source.input_shapes[0]))
         shape = source.output_shape(layer)
