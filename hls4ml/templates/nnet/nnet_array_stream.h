@@ -142,24 +142,9 @@ template <class data_T, class res_T, typename CONFIG_T> void transpose(stream<da
     typedef typename res_T::value_type res_value_t;
     data_value_t buffer[n];
     res_value_t permuted[n];
-    for (unsigned e = 0; e < stream_elements<data_T, n>::count; e++) {
-        NNET_PIPELINE(1)
-        const data_T in = data.read();
-        NNET_UNROLL
-        for (unsigned j = 0; j < data_T::size; j++) {
-            buffer[e * data_T::size + j] = in[j];
-        }
-    }
+    read_whole<n, data_T>(data, buffer);
     transpose<data_value_t, res_value_t, CONFIG_T>(buffer, permuted);
-    for (unsigned e = 0; e < stream_elements<res_T, n>::count; e++) {
-        NNET_PIPELINE(1)
-        res_T out;
-        NNET_UNROLL
-        for (unsigned j = 0; j < res_T::size; j++) {
-            out[j] = permuted[e * res_T::size + j];
-        }
-        res.write(out);
-    }
+    write_whole<n, res_T>(permuted, res);
 }
 
 } // namespace nnet

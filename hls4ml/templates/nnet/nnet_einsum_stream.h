@@ -10,35 +10,6 @@
 
 namespace nnet {
 
-// The n values of a stream, element after element, into `buffer` (each a copy).
-template <unsigned n, class data_T>
-inline void read_whole(stream<data_T> &data, typename data_T::value_type buffer[n]) {
-    NNET_INLINE
-    for (unsigned e = 0; e < stream_elements<data_T, n>::count; e++) {
-        NNET_PIPELINE(1)
-        const data_T in = data.read();
-        NNET_UNROLL
-        for (unsigned j = 0; j < data_T::size; j++) {
-            buffer[e * data_T::size + j] = in[j];
-        }
-    }
-}
-
-// The n values of `buffer` onto a stream, res_T::size values per element.
-template <unsigned n, class res_T>
-inline void write_whole(const typename res_T::value_type buffer[n], stream<res_T> &res) {
-    NNET_INLINE
-    for (unsigned e = 0; e < stream_elements<res_T, n>::count; e++) {
-        NNET_PIPELINE(1)
-        res_T out;
-        NNET_UNROLL
-        for (unsigned j = 0; j < res_T::size; j++) {
-            out[j] = buffer[e * res_T::size + j];
-        }
-        res.write(out);
-    }
-}
-
 template <class input1_T, class input2_T, class res_T, typename CONFIG_T>
 void einsum(stream<input1_T> &data1, stream<input2_T> &data2, stream<res_T> &res) {
     typename input1_T::value_type first[CONFIG_T::n_in];

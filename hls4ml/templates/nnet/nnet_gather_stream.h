@@ -9,47 +9,22 @@
 
 namespace nnet {
 
-// The n values of a stream, in order.
-template <class data_T, unsigned n> inline void read_all(stream<data_T> &data, typename data_T::value_type values[n]) {
-    for (unsigned e = 0; e < stream_elements<data_T, n>::count; e++) {
-        NNET_PIPELINE(1)
-        const data_T in = data.read();
-        NNET_UNROLL
-        for (unsigned j = 0; j < data_T::size; j++) {
-            values[e * data_T::size + j] = in[j];
-        }
-    }
-}
-
-// n values written to a stream, in order.
-template <class res_T, unsigned n> inline void write_all(const typename res_T::value_type values[n], stream<res_T> &res) {
-    for (unsigned e = 0; e < stream_elements<res_T, n>::count; e++) {
-        NNET_PIPELINE(1)
-        res_T out;
-        NNET_UNROLL
-        for (unsigned j = 0; j < res_T::size; j++) {
-            out[j] = values[e * res_T::size + j];
-        }
-        res.write(out);
-    }
-}
-
 template <class data_T, class res_T, typename CONFIG_T>
 void gather(stream<data_T> &data, stream<res_T> &res, const unsigned index[CONFIG_T::n_out]) {
     typename data_T::value_type buffer[CONFIG_T::n_in];
     typename res_T::value_type picked[CONFIG_T::n_out];
-    read_all<data_T, CONFIG_T::n_in>(data, buffer);
+    read_whole<CONFIG_T::n_in, data_T>(data, buffer);
     gather<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(buffer, picked, index);
-    write_all<res_T, CONFIG_T::n_out>(picked, res);
+    write_whole<CONFIG_T::n_out, res_T>(picked, res);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
 void reduce(stream<data_T> &data, stream<res_T> &res, const unsigned index[CONFIG_T::n_out * CONFIG_T::n_reduce]) {
     typename data_T::value_type buffer[CONFIG_T::n_in];
     typename res_T::value_type reduced[CONFIG_T::n_out];
-    read_all<data_T, CONFIG_T::n_in>(data, buffer);
+    read_whole<CONFIG_T::n_in, data_T>(data, buffer);
     reduce<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(buffer, reduced, index);
-    write_all<res_T, CONFIG_T::n_out>(reduced, res);
+    write_whole<CONFIG_T::n_out, res_T>(reduced, res);
 }
 
 template <class data_T, class res_T, typename CONFIG_T>
@@ -57,9 +32,9 @@ void interpolate(stream<data_T> &data, stream<res_T> &res, const unsigned index[
                  const typename CONFIG_T::weight_t weight[CONFIG_T::n_out * CONFIG_T::n_reduce]) {
     typename data_T::value_type buffer[CONFIG_T::n_in];
     typename res_T::value_type mixed[CONFIG_T::n_out];
-    read_all<data_T, CONFIG_T::n_in>(data, buffer);
+    read_whole<CONFIG_T::n_in, data_T>(data, buffer);
     interpolate<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(buffer, mixed, index, weight);
-    write_all<res_T, CONFIG_T::n_out>(mixed, res);
+    write_whole<CONFIG_T::n_out, res_T>(mixed, res);
 }
 
 } // namespace nnet

@@ -54,6 +54,39 @@ template <class res_T> inline res_T zero_element() {
     return out;
 }
 
+// ---- whole tensors ------------------------------------------------------------------------------------
+// The kernels that need a whole tensor before computing (transpose, gathers, einsum) read it into an
+// array and write their result back, element after element, with these two.
+
+// The n values of a stream, element after element, into `buffer` (each a copy).
+template <unsigned n, class data_T>
+inline void read_whole(stream<data_T> &data, typename data_T::value_type buffer[n]) {
+    NNET_INLINE
+    for (unsigned e = 0; e < stream_elements<data_T, n>::count; e++) {
+        NNET_PIPELINE(1)
+        const data_T in = data.read();
+        NNET_UNROLL
+        for (unsigned j = 0; j < data_T::size; j++) {
+            buffer[e * data_T::size + j] = in[j];
+        }
+    }
+}
+
+// The n values of `buffer` onto a stream, res_T::size values per element.
+template <unsigned n, class res_T>
+inline void write_whole(const typename res_T::value_type buffer[n], stream<res_T> &res) {
+    NNET_INLINE
+    for (unsigned e = 0; e < stream_elements<res_T, n>::count; e++) {
+        NNET_PIPELINE(1)
+        res_T out;
+        NNET_UNROLL
+        for (unsigned j = 0; j < res_T::size; j++) {
+            out[j] = buffer[e * res_T::size + j];
+        }
+        res.write(out);
+    }
+}
+
 // ---- the element-wise loop of io_stream kernels ------------------------------------------------------
 // The io_parallel loop (nnet_common.h) over a stream of N values: per element, one pipelined step
 // (II = 1) reads one element of each input, applies the operation to every value and writes one
