@@ -9,6 +9,9 @@
 //   s = top + top; act' = floor(v / s) at activity_t's LSB (restoring division); top == 0: product
 //   gives 0, sum gives floor(act / 2). winner = first largest act'. Global winner: x's unless y's
 //   activity is strictly larger. On-chip learning kernels: nnet_som_learn.h.
+// Strategy: Latency pipelines the whole layer at II = reuse_factor; Resource folds both distance stages
+// (nnet_som.h som_fold) and, for source 'all', the lateral products (resom_folded_lateral) by
+// reuse_factor, the same writes in the same order: the same bits for every reuse factor.
 #ifndef NNET_RESOM_H_
 #define NNET_RESOM_H_
 
@@ -309,6 +312,7 @@ void resom_folded(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[C
     NNET_ARRAY_RESHAPE_CYCLIC(codebook_x, x_factor)
     NNET_ARRAY_RESHAPE_CYCLIC(codebook_y, y_factor)
     NNET_ARRAY_RESHAPE_CYCLIC(lateral, lateral_factor)
+    (void)x_factor, (void)y_factor, (void)lateral_factor; // read by the pragmas only (none in C-simulation)
     resom_stages<data_x_T, data_y_T, res_T, CONFIG_T>(data_x, data_y, res, codebook_x, codebook_y, lateral, labels,
                                                       table_x, table_y);
 }

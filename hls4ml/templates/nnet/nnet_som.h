@@ -243,6 +243,7 @@ void som_folded(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
                 const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
     constexpr unsigned block_factor = som_fold<CONFIG_T>::block_factor;
     NNET_ARRAY_RESHAPE_CYCLIC(codebook, block_factor)
+    (void)block_factor; // read by the pragma only (none in C-simulation)
     som_stages<data_T, res_T, CONFIG_T>(data, res, codebook, labels);
 }
 
@@ -338,6 +339,7 @@ void som_lookup_folded(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_
                 const table_T lookup[]) {
     constexpr unsigned block_factor = som_fold<CONFIG_T>::block_factor;
     NNET_ARRAY_RESHAPE_CYCLIC(codebook, block_factor)
+    (void)block_factor; // read by the pragma only (none in C-simulation)
     som_lookup_stages<data_T, res_T, CONFIG_T>(data, res, codebook, lookup);
 }
 
