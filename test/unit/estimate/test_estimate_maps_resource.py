@@ -89,3 +89,14 @@ def test_an_unknown_strategy_of_a_resom_is_refused_by_name() -> None:
     )
     with pytest.raises(ValueError, match=r"\['resom'\]\['Strategy'\]: 'folded' is not one of latency, resource"):
         _model(graph, origin, 'resom', 'Folded', 2)
+
+
+@pytest.mark.parametrize('reuse', [0, 2.5])
+def test_a_reuse_factor_that_is_not_a_positive_integer_is_refused_by_name(reuse) -> None:
+    rng = np.random.default_rng(6)
+    graph, origin = som_graph(rng.random((6, 5)), (2, 3), 'chebyshev', 'index')
+    config = create_config('/tmp/hls4ml-estimate-tests', 'myproject', 'Vitis', io_type='io_parallel', part=PART)
+    config['HLSConfig'] = config_from_graph(graph, 'name', 'fixed<16,6>', 1, None)
+    config['HLSConfig']['LayerName']['som'].update(Strategy='Resource', ReuseFactor=reuse)
+    with pytest.raises(ValueError, match=r"\['som'\]\['ReuseFactor'\] must be a positive integer"):
+        ModelGraph(config, graph, origin)
