@@ -1,7 +1,8 @@
 """SOM and ReSOM under the Resource strategy compiled with g++: the folded distance stage and lateral
 products (nnet_som.h som_fold, nnet_resom.h resom_folded_lateral) give bit for bit the Latency
 strategy's results and the reference interpreter's, for every distance, both ReSOM sources, reuse
-factors that divide the folded terms and that do not, both IO types, on Vitis and oneAPI.
+factors that divide the folded terms and that do not, both IO types on Vitis, io_parallel on oneAPI and
+Catapult.
 
 One project holds every variant as its own layer reading the same inputs (x: 5 values, y: 3), so each
 backend and IO type compiles once; the maps are tiny (6 and 4 units).
@@ -116,9 +117,9 @@ def test_resource_maps_match_latency_and_the_interpreter_on_vitis(variants, io_t
     _assert_every_schedule_agrees(_predictions(variants, 'Vitis', io_type, tmp_path))
 
 
-def test_resource_maps_match_on_oneapi(variants, tmp_path) -> None:
-    results = _predictions(variants, 'oneAPI', 'io_parallel', tmp_path)
-    _assert_every_schedule_agrees(results)
+@pytest.mark.parametrize('backend', ['oneAPI', 'Catapult'])
+def test_resource_maps_match_on_oneapi_and_catapult(variants, backend, tmp_path) -> None:
+    _assert_every_schedule_agrees(_predictions(variants, backend, 'io_parallel', tmp_path))
 
 
 def test_the_resource_project_folds_in_its_config(variants, tmp_path) -> None:
