@@ -130,22 +130,38 @@ def scan_stage(cost: Cost, ctx: RuleContext, count: int, bits: int) -> Range:
     return Range(fastest.low, slowest.high)
 
 
-def activity_stage(cost: Cost, ctx: RuleContext, shape: MapShape, table: ActivityTable, table_bits: int) -> Range:
-    """som_lookup_output<som_activities>: for squared Euclidean n_units + 1 bit-serial roots (step k of
-    a root of W bits squares a trial of k significant bits and compares it with the distance); per unit
-    the gap to the best unit's (read through a multiplexer), the slot (a saturating write, + 1, a
-    halving), the end test and a read of the exp table. Returns the delay up to the read (its cycles:
-    `table_read`)."""
+def root_stage(cost: Cost, ctx: RuleContext, shape: MapShape, width: int, roots: int) -> Range:
+    """`roots` bit-serial square roots of W = `width` bits (exact_root: step k squares a trial of k
+    significant bits and compares it with the distance, keeping the bit). Returns one root's delay."""
+    cost.add_multipliers([Multiplier(roots, bits, bits) for bits in range(1, width + 1)])
+    cost.logic_bits += roots * width * (shape.accum_bits + 1)  # trial * trial <= d, keep the bit
+    step = ctx.multiply_ns([Multiplier(1, width, width)]) + ctx.compare_ns(shape.accum_bits)
+    return step.scale(width)
+
+
+def folded_root_stage(ctx: RuleContext, cost: Cost, shape: MapShape, width: int, reuse_factor: int) -> Range:
+    """som_folded_roots (Resource, squared Euclidean activities): ceil(n_units / RF) roots per step, in
+    ceil(n_units / block) steps at II = 1. Returns the loop's cycles."""
+    block = math.ceil(shape.n_units / reuse_factor)
+    steps = math.ceil(shape.n_units / block)
+    cost.register_bits = cost.register_bits + Range.exact(shape.n_units * width)
+    return Range.exact(steps) + ctx.cycles(root_stage(cost, ctx, shape, width, block)) + LOOP_OVERHEAD_CYCLES
+
+
+def activity_stage(
+    cost: Cost, ctx: RuleContext, shape: MapShape, table: ActivityTable, table_bits: int, roots_folded: bool = False
+) -> Range:
+    """som_lookup_output<som_activities>: for squared Euclidean n_units + 1 bit-serial roots
+    (`root_stage`; Resource: folded, `folded_root_stage`, costed by the caller); per unit the gap to the
+    best unit's (read through a multiplexer), the slot (a saturating write, + 1, a halving), the end
+    test and a read of the exp table. Returns the delay up to the read (its cycles: `table_read`)."""
     units, accum = shape.n_units, shape.accum_bits
     gap_bits, chain = accum, ZERO
-    cost.logic_bits += accum * mux_luts(units)  # dist[best]
+    cost.logic_bits += accum * mux_luts(units)  # dist[best] (Resource: roots[best])
     if table.root_type is not None:
-        width = table.root_type.width
-        gap_bits = width + 1
-        cost.add_multipliers([Multiplier(units + 1, bits, bits) for bits in range(1, width + 1)])
-        cost.logic_bits += (units + 1) * width * (accum + 1)  # trial * trial <= d, keep the bit
-        step = ctx.multiply_ns([Multiplier(1, width, width)]) + ctx.compare_ns(accum)
-        chain = step.scale(width)
+        gap_bits = table.root_type.width + 1
+        if not roots_folded:
+            chain = root_stage(cost, ctx, shape, table.root_type.width, units + 1)
     slot_bits = table.index_type.width
     cost.adder_bits += units * (gap_bits + slot_bits)
     cost.logic_bits += units * (2 * slot_bits + table_bits)
@@ -262,7 +278,11 @@ def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
         else:
             codebook = raw_values(layer.weights[f'codebook_{side}'], layer.types.get(f'codebook_{side}'))
             delay = distance_stage(cost, ctx, shape, codebook) + delay
-        afferent = afferent.maximum(delay + activity_stage(cost, ctx, shape, table, activity_bits))
+        roots_folded = folded and table.root_type is not None
+        if roots_folded:
+            assert table.root_type is not None
+            folds = folds + folded_root_stage(ctx, cost, shape, table.root_type.width, reuse_factor)
+        afferent = afferent.maximum(delay + activity_stage(cost, ctx, shape, table, activity_bits, roots_folded))
         reads = reads.maximum(table_read(ctx, table, activity_bits))
     lateral_memory = _lateral_memory(cost, ctx, layer) if folded and attributes['source'] == 'all' else None
     lateral, combine, winner = ZERO, ZERO, ZERO

@@ -280,18 +280,44 @@ inline void som_activity(unsigned slot, const table_T table[], res_T &res) {
 // The outputs that read the lookup array; the general template is never used.
 template <unsigned Output> struct som_lookup_output;
 
+// Resource, squared Euclidean activities: the n_units roots in ceil(n_units / block) steps at II = 1,
+// block = ceil(n_units / reuse_factor) roots each (every root is exact: the order changes no bit).
+template <typename CONFIG_T>
+inline void som_folded_roots(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units],
+                             typename CONFIG_T::root_t roots[CONFIG_T::n_units]) {
+    NNET_INLINE
+    constexpr unsigned block = ceil_div(CONFIG_T::n_units, CONFIG_T::reuse_factor);
+    for (unsigned step = 0; step < ceil_div(CONFIG_T::n_units, block); step++) {
+        NNET_PIPELINE(1)
+        NNET_UNROLL
+        for (unsigned m = 0; m < block; m++) {
+            const unsigned n = step * block + m;
+            if (n < CONFIG_T::n_units) {
+                roots[n] = exact_root<typename CONFIG_T::root_t>(dist[n]);
+            }
+        }
+    }
+}
+
 template <> struct som_lookup_output<som_activities> {
+    // Resource folds the roots (som_folded_roots); the best unit's root is then read, not recomputed.
     template <class res_T, typename CONFIG_T, class table_T>
     static void write(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units], unsigned best,
                       res_T res[CONFIG_T::n_out], const table_T table[]) {
         NNET_INLINE
         typedef typename CONFIG_T::root_t root_t;
-        const root_t best_root = exact_root<root_t>(dist[best]);
+        const bool folded = CONFIG_T::strategy == resource && CONFIG_T::distance == som_squared_euclidean;
+        root_t roots[CONFIG_T::n_units];
+        NNET_ARRAY_PARTITION_COMPLETE(roots)
+        if (folded) {
+            som_folded_roots<CONFIG_T>(dist, roots);
+        }
+        const root_t best_root = folded ? roots[best] : exact_root<root_t>(dist[best]);
         NNET_UNROLL
         for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
             unsigned slot;
             if (CONFIG_T::distance == som_squared_euclidean) {
-                slot = som_activity_slot<CONFIG_T>(exact_root<root_t>(dist[n]) - best_root);
+                slot = som_activity_slot<CONFIG_T>((folded ? roots[n] : exact_root<root_t>(dist[n])) - best_root);
             } else if (CONFIG_T::distance == som_cosine) {
                 slot = som_activity_slot<CONFIG_T>(dist[best] - dist[n]);
             } else {
