@@ -152,7 +152,8 @@ def activity_stage(
     cost: Cost, ctx: RuleContext, shape: MapShape, table: ActivityTable, table_bits: int, roots_folded: bool = False
 ) -> Range:
     """som_lookup_output<som_activities>: for squared Euclidean n_units + 1 bit-serial roots
-    (`root_stage`; Resource: folded, `folded_root_stage`, costed by the caller); per unit the gap to the
+    (`root_stage`; with `roots_folded` (Resource) none: `folded_root_stage`, costed by the caller);
+    per unit the gap to the
     best unit's (read through a multiplexer), the slot (a saturating write, + 1, a halving), the end
     test and a read of the exp table. Returns the delay up to the read (its cycles: `table_read`)."""
     units, accum = shape.n_units, shape.accum_bits
@@ -220,8 +221,8 @@ def lateral_stage(cost: Cost, ctx: RuleContext, layer: Layer, activity_bits: int
 def folded_lateral_stage(cost: Cost, ctx: RuleContext, layer: Layer, activity_bits: int, memory: Memory) -> Range:
     """resom_folded_lateral (Resource, source 'all') for both maps in one round: two folds of
     block = ceil(n_x n_y / RF) general products (activity x H entry) and lateral_accum adds, with the
-    multiplexers of `fold_multiplexers`; H is the ROM
-    `memory` (RF words of block entries), read by both folds in turn. Returns their cycles."""
+    multiplexers of `fold_multiplexers`; H is the ROM `memory` (RF words of block entries), read by
+    both folds in turn. Returns their cycles."""
     x_units, y_units = layer.attributes['n_units_x'], layer.attributes['n_units_y']
     reuse_factor = int(layer.attributes.get('reuse_factor', 1))
     block = math.ceil(x_units * y_units / reuse_factor)
@@ -262,27 +263,14 @@ def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
     II = RF. Resource: the distance stages and (source 'all') the lateral products folded by RF, in
     sequence with the rest; not pipelined as a whole."""
     attributes, reuse_factor = layer.attributes, int(layer.attributes.get('reuse_factor', 1))
-    folded, rounds, maps = (
-        attributes.get('strategy') == 'resource',
-        int(attributes['iterations']),
-        _map_shapes(layer, ctx),
-    )
-    types, tables = layer_setup(layer, 'ap')
+    folded, rounds = attributes.get('strategy') == 'resource', int(attributes['iterations'])
+    maps, (types, tables) = _map_shapes(layer, ctx), layer_setup(layer, 'ap')
     activity_bits = ctx.type_bits(layer, 'activity')
     cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * ctx.type_bits(layer, 'result')))
     afferent, reads, folds = ZERO, ZERO, ZERO
     for shape, table, side in zip(maps, tables, ('x', 'y'), strict=True):
-        delay = scan_stage(cost, ctx, shape.n_units, shape.accum_bits)
-        if folded:
-            folds = folds + folded_distance_stage(cost, ctx, shape, reuse_factor, f'codebook_{side}')
-        else:
-            codebook = raw_values(layer.weights[f'codebook_{side}'], layer.types.get(f'codebook_{side}'))
-            delay = distance_stage(cost, ctx, shape, codebook) + delay
-        roots_folded = folded and table.root_type is not None
-        if roots_folded:
-            assert table.root_type is not None
-            folds = folds + folded_root_stage(ctx, cost, shape, table.root_type.width, reuse_factor)
-        afferent = afferent.maximum(delay + activity_stage(cost, ctx, shape, table, activity_bits, roots_folded))
+        delay, fold = _afferent_stage(cost, ctx, layer, shape, table, side)
+        afferent, folds = afferent.maximum(delay), folds + fold
         reads = reads.maximum(table_read(ctx, table, activity_bits))
     lateral_memory = _lateral_memory(cost, ctx, layer) if folded and attributes['source'] == 'all' else None
     lateral, combine, winner = ZERO, ZERO, ZERO
@@ -306,6 +294,24 @@ def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
     else:
         latency, interval = pipelined(depth, reuse_factor)
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, _resom_notes(layer, types), coarse=True)
+
+
+def _afferent_stage(
+    cost: Cost, ctx: RuleContext, layer: Layer, shape: MapShape, table: ActivityTable, side: str
+) -> tuple[Range, Range]:
+    """One map's distances, best unit and activities: (the delay of the unfolded part, the cycles of
+    the Resource folds: distances and square roots)."""
+    reuse_factor, activity_bits = int(layer.attributes.get('reuse_factor', 1)), ctx.type_bits(layer, 'activity')
+    folded = layer.attributes.get('strategy') == 'resource'
+    delay, folds = scan_stage(cost, ctx, shape.n_units, shape.accum_bits), ZERO
+    if folded:
+        folds = folded_distance_stage(cost, ctx, shape, reuse_factor, f'codebook_{side}')
+    else:
+        codebook = raw_values(layer.weights[f'codebook_{side}'], layer.types.get(f'codebook_{side}'))
+        delay = distance_stage(cost, ctx, shape, codebook) + delay
+    if folded and table.root_type is not None:
+        folds = folds + folded_root_stage(ctx, cost, shape, table.root_type.width, reuse_factor)
+    return delay + activity_stage(cost, ctx, shape, table, activity_bits, roots_folded=folded), folds
 
 
 def _lateral_memory(cost: Cost, ctx: RuleContext, layer: Layer) -> Memory:

@@ -194,17 +194,17 @@ def som(layer: Layer, ctx: RuleContext) -> LayerModel:
         chain = chain + maps.scan_stage(cost, ctx, shape.n_units, shape.accum_bits)
     if attributes['output'] == 'activities':
         table = activity_table(attributes, layer.types['accum'], layer.types['table'])
-        roots_folded = folded and table.root_type is not None
-        if roots_folded:
-            assert table.root_type is not None
+        if folded and table.root_type is not None:
             fold = fold + maps.folded_root_stage(ctx, cost, shape, table.root_type.width, reuse_factor)
-        chain = chain + maps.activity_stage(cost, ctx, shape, table, ctx.type_bits(layer, 'table'), roots_folded)
+        chain = chain + maps.activity_stage(cost, ctx, shape, table, ctx.type_bits(layer, 'table'), folded)
         read = maps.table_read(ctx, table, ctx.type_bits(layer, 'table'))
     else:
         read = _som_selection(cost, ctx, layer, shape)
     depth = ctx.cycles(chain, read)
     latency, interval = (depth + fold, depth + fold) if folded else pipelined(depth, reuse_factor)
-    notes = ['best unit: a chain (high) or a tree (low)'] + [f'Resource: distances folded by {reuse_factor}'] * folded
+    notes = ['best unit: a chain (high) or a tree (low)']
+    if folded:
+        notes.append(f'Resource: distances folded by {reuse_factor}')
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
 
 
