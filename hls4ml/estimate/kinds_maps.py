@@ -2,18 +2,22 @@
 
 The stages follow `nnet_som.h` loop by loop and are shared: the SOM rule (`kinds_other.som`) uses
 them once, ReSOM (`nnet_resom.h`, docs/resom.md) once per map, then adds its unrolled rounds of
-lateral products, normalising divisions and winner scans. Everything sits in one region pipelined at
-II = reuse_factor with no ALLOCATION limit, so every operator is instanced (the tool may still share
-some across the II: the high end). Formulas and reasons: docs/estimator.md.
+lateral products, normalising divisions and winner scans. Latency: everything sits in one region
+pipelined at II = reuse_factor with no ALLOCATION limit, so every operator is instanced (the tool may
+still share some across the II: the high end). Resource: the distance stages and the lateral
+products are folded loops (`folded_distance_stage`, `folded_lateral_stage`) of reuse_factor steps at
+II = 1, the rest runs once after them, and the layer is not pipelined as a whole (II = latency).
+Formulas and reasons: docs/estimator.md.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from hls4ml.estimate.context import LayerModel, RuleContext, pipelined
+from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined
 from hls4ml.estimate.kinds_products import mux_luts
 from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import (
@@ -66,6 +70,57 @@ def distance_stage(cost: Cost, ctx: RuleContext, shape: MapShape, codebook: list
     return ctx.multiply_ns(multipliers) + ctx.add_ns(accum, tree_levels(shape.n_in))
 
 
+def fold_cycles(ctx: RuleContext, step_ns: Range, memory: Memory, reuse_factor: int) -> Range:
+    """Cycles of a folded loop: reuse_factor steps at II = 1, one step's depth (its products and adds
+    after a read of the wide word, `memory`), entering and leaving the loop."""
+    read = ctx.read_cycles(in_block_ram(memory.bits))
+    return Range.exact(reuse_factor) + ctx.cycles(step_ns, read) + LOOP_OVERHEAD_CYCLES
+
+
+def fold_multiplexers(targets: np.ndarray, sources: np.ndarray, block: int) -> tuple[int, int]:
+    """LUTs per bit of the multiplexers a fold needs, counted from its walk (term k is lane k % block
+    of step k // block; it reads input sources[k] and adds into sum targets[k]): each lane selects
+    among the inputs it reads over the steps; each sum among the lanes where its run of terms in a
+    step starts (a run's terms are chained lane to lane). A fold whose block is a multiple of the
+    row length needs none: every lane always reads the same input and every sum is one run."""
+    terms = np.arange(len(targets))
+    lanes, steps = terms % block, terms // block
+    lane_inputs = np.unique(np.stack([lanes, sources]), axis=1)[0]
+    source_luts = sum(mux_luts(int(count)) for count in np.bincount(lane_inputs))
+    _, first = np.unique(targets * (int(steps.max()) + 1) + steps, return_index=True)  # each run's first term
+    starts = np.unique(np.stack([targets[first], lanes[first]]), axis=1)[0]
+    return source_luts, sum(mux_luts(int(count)) for count in np.bincount(starts))
+
+
+def folded_distance_stage(cost: Cost, ctx: RuleContext, shape: MapShape, reuse_factor: int, label: str) -> Range:
+    """som_folded_distances (Resource): block = ceil(n_units n_in / RF) lanes, each a difference and a
+    general squarer (cosine: a data x codebook product; Manhattan, Chebyshev: none) and an accumulator
+    add per step; the multiplexers of `fold_multiplexers`; the codebook a ROM of RF words of block x Wc
+    bits (block RAM when large, `label`). Returns the fold's cycles."""
+    block = math.ceil(shape.n_in * shape.n_units / reuse_factor)
+    diff, accum = max(shape.data_bits, shape.code_bits) + 1, shape.accum_bits
+    multipliers: list[Multiplier] = []
+    if shape.distance == 'cosine':
+        multipliers = [Multiplier(block, shape.data_bits, shape.code_bits)]
+    else:
+        cost.adder_bits += block * diff
+        if shape.distance == 'squared_euclidean':
+            multipliers = [Multiplier(block, diff, diff)]
+    cost.add_multipliers(multipliers)
+    if shape.distance == 'chebyshev':
+        cost.logic_bits += 4 * block * accum
+    else:
+        cost.adder_bits += block * accum
+    terms = np.arange(shape.n_in * shape.n_units)
+    source_luts, target_luts = fold_multiplexers(terms // shape.n_in, terms % shape.n_in, block)
+    cost.logic_bits += shape.data_bits * source_luts + accum * target_luts
+    cost.register_bits = cost.register_bits + Range.exact(shape.n_units * accum)
+    memory = Memory('rom', reuse_factor, block * shape.code_bits, label=label)
+    cost.memories.append(memory)
+    step = ctx.multiply_ns(multipliers) + ctx.add_ns(accum, tree_levels(min(block, shape.n_in)))
+    return fold_cycles(ctx, step, memory, reuse_factor)
+
+
 def scan_stage(cost: Cost, ctx: RuleContext, count: int, bits: int) -> Range:
     """A first-best scan (som_best_unit, resom_first_largest): count - 1 compare-selects of a value and
     its index. The kernel writes a chain; the tool may keep it (high) or balance it into a tree (low)."""
@@ -75,22 +130,39 @@ def scan_stage(cost: Cost, ctx: RuleContext, count: int, bits: int) -> Range:
     return Range(fastest.low, slowest.high)
 
 
-def activity_stage(cost: Cost, ctx: RuleContext, shape: MapShape, table: ActivityTable, table_bits: int) -> Range:
-    """som_lookup_output<som_activities>: for squared Euclidean n_units + 1 bit-serial roots (step k of
-    a root of W bits squares a trial of k significant bits and compares it with the distance); per unit
-    the gap to the best unit's (read through a multiplexer), the slot (a saturating write, + 1, a
-    halving), the end test and a read of the exp table. Returns the delay up to the read (its cycles:
-    `table_read`)."""
+def root_stage(cost: Cost, ctx: RuleContext, shape: MapShape, width: int, roots: int) -> Range:
+    """`roots` bit-serial square roots of W = `width` bits (exact_root: step k squares a trial of k
+    significant bits and compares it with the distance, keeping the bit). Returns one root's delay."""
+    cost.add_multipliers([Multiplier(roots, bits, bits) for bits in range(1, width + 1)])
+    cost.logic_bits += roots * width * (shape.accum_bits + 1)  # trial * trial <= d, keep the bit
+    step = ctx.multiply_ns([Multiplier(1, width, width)]) + ctx.compare_ns(shape.accum_bits)
+    return step.scale(width)
+
+
+def folded_root_stage(ctx: RuleContext, cost: Cost, shape: MapShape, width: int, reuse_factor: int) -> Range:
+    """som_folded_roots (Resource, squared Euclidean activities): ceil(n_units / RF) roots per step, in
+    ceil(n_units / block) steps at II = 1. Returns the loop's cycles."""
+    block = math.ceil(shape.n_units / reuse_factor)
+    steps = math.ceil(shape.n_units / block)
+    cost.register_bits = cost.register_bits + Range.exact(shape.n_units * width)
+    return Range.exact(steps) + ctx.cycles(root_stage(cost, ctx, shape, width, block)) + LOOP_OVERHEAD_CYCLES
+
+
+def activity_stage(
+    cost: Cost, ctx: RuleContext, shape: MapShape, table: ActivityTable, table_bits: int, roots_folded: bool = False
+) -> Range:
+    """som_lookup_output<som_activities>: for squared Euclidean n_units + 1 bit-serial roots
+    (`root_stage`; with `roots_folded` (Resource) none: `folded_root_stage`, costed by the caller);
+    per unit the gap to the
+    best unit's (read through a multiplexer), the slot (a saturating write, + 1, a halving), the end
+    test and a read of the exp table. Returns the delay up to the read (its cycles: `table_read`)."""
     units, accum = shape.n_units, shape.accum_bits
     gap_bits, chain = accum, ZERO
-    cost.logic_bits += accum * mux_luts(units)  # dist[best]
+    cost.logic_bits += accum * mux_luts(units)  # dist[best] (Resource: roots[best])
     if table.root_type is not None:
-        width = table.root_type.width
-        gap_bits = width + 1
-        cost.add_multipliers([Multiplier(units + 1, bits, bits) for bits in range(1, width + 1)])
-        cost.logic_bits += (units + 1) * width * (accum + 1)  # trial * trial <= d, keep the bit
-        step = ctx.multiply_ns([Multiplier(1, width, width)]) + ctx.compare_ns(accum)
-        chain = step.scale(width)
+        gap_bits = table.root_type.width + 1
+        if not roots_folded:
+            chain = root_stage(cost, ctx, shape, table.root_type.width, units + 1)
     slot_bits = table.index_type.width
     cost.adder_bits += units * (gap_bits + slot_bits)
     cost.logic_bits += units * (2 * slot_bits + table_bits)
@@ -146,6 +218,26 @@ def lateral_stage(cost: Cost, ctx: RuleContext, layer: Layer, activity_bits: int
     return ctx.multiply_ns(multipliers) + ctx.add_ns(lateral_bits, tree_levels(widest))
 
 
+def folded_lateral_stage(cost: Cost, ctx: RuleContext, layer: Layer, activity_bits: int, memory: Memory) -> Range:
+    """resom_folded_lateral (Resource, source 'all') for both maps in one round: two folds of
+    block = ceil(n_x n_y / RF) general products (activity x H entry) and lateral_accum adds, with the
+    multiplexers of `fold_multiplexers`; H is the ROM `memory` (RF words of block entries), read by
+    both folds in turn. Returns their cycles."""
+    x_units, y_units = layer.attributes['n_units_x'], layer.attributes['n_units_y']
+    reuse_factor = int(layer.attributes.get('reuse_factor', 1))
+    block = math.ceil(x_units * y_units / reuse_factor)
+    lateral_bits = ctx.type_bits(layer, 'lateral_accum')
+    multipliers = [Multiplier(2 * block, activity_bits, ctx.type_bits(layer, 'lateral'))]
+    cost.add_multipliers(multipliers)
+    cost.adder_bits += 2 * block * lateral_bits
+    rows, columns = np.divmod(np.arange(x_units * y_units), y_units)
+    for targets, sources in ((rows, columns), (columns, rows)):  # the x map's sums, then the y map's
+        source_luts, target_luts = fold_multiplexers(targets, sources, block)
+        cost.logic_bits += activity_bits * source_luts + lateral_bits * target_luts
+    step = ctx.multiply_ns(multipliers) + ctx.add_ns(lateral_bits)
+    return fold_cycles(ctx, step, memory, reuse_factor).scale(2)
+
+
 def combine_stage(cost: Cost, ctx: RuleContext, layer: Layer, units: int, types: ResomTypes) -> Range:
     """resom_combine for one map: the largest lateral value (a scan and a multiplexer), per unit one
     general product (act * lateral, or top * act and an add for 'sum') and the restoring division:
@@ -167,21 +259,26 @@ def combine_stage(cost: Cost, ctx: RuleContext, layer: Layer, units: int, types:
 @estimator_rule(Kind.RESOM)
 def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Both SOM stages and activities, `iterations` unrolled rounds (lateral products, normalising
-    divisions, winner scans), the global winner and the output; one region pipelined at II = RF."""
-    attributes = layer.attributes
-    rounds, maps = int(attributes['iterations']), _map_shapes(layer, ctx)
-    types, tables = layer_setup(layer, 'ap')
+    divisions, winner scans), the global winner and the output. Latency: one region pipelined at
+    II = RF. Resource: the distance stages and (source 'all') the lateral products folded by RF, in
+    sequence with the rest; not pipelined as a whole."""
+    attributes, reuse_factor = layer.attributes, int(layer.attributes.get('reuse_factor', 1))
+    folded, rounds = attributes.get('strategy') == 'resource', int(attributes['iterations'])
+    maps, (types, tables) = _map_shapes(layer, ctx), layer_setup(layer, 'ap')
     activity_bits = ctx.type_bits(layer, 'activity')
     cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * ctx.type_bits(layer, 'result')))
-    afferent, reads = ZERO, ZERO
+    afferent, reads, folds = ZERO, ZERO, ZERO
     for shape, table, side in zip(maps, tables, ('x', 'y'), strict=True):
-        codebook = raw_values(layer.weights[f'codebook_{side}'], layer.types.get(f'codebook_{side}'))
-        delay = distance_stage(cost, ctx, shape, codebook) + scan_stage(cost, ctx, shape.n_units, shape.accum_bits)
-        afferent = afferent.maximum(delay + activity_stage(cost, ctx, shape, table, activity_bits))
+        delay, fold = _afferent_stage(cost, ctx, layer, shape, table, side)
+        afferent, folds = afferent.maximum(delay), folds + fold
         reads = reads.maximum(table_read(ctx, table, activity_bits))
+    lateral_memory = _lateral_memory(cost, ctx, layer) if folded and attributes['source'] == 'all' else None
     lateral, combine, winner = ZERO, ZERO, ZERO
     for _ in range(rounds):  # every round is the same hardware again
-        lateral = lateral_stage(cost, ctx, layer, activity_bits)
+        if lateral_memory is None:
+            lateral = lateral_stage(cost, ctx, layer, activity_bits)
+        else:
+            folds = folds + folded_lateral_stage(cost, ctx, layer, activity_bits, lateral_memory)
         for shape in maps:
             combine = combine.maximum(combine_stage(cost, ctx, layer, shape.n_units, types))
     # winner scans whose result is read: the next round's (source 'bmu') and the output's
@@ -189,16 +286,53 @@ def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
     for _ in range(scans):
         for shape in maps:
             winner = winner.maximum(scan_stage(cost, ctx, shape.n_units, activity_bits))
-    units = maps[0].n_units + maps[1].n_units
     output = _output_stage(cost, ctx, layer, maps, activity_bits)
     chain = afferent + (lateral + combine).scale(rounds) + winner.scale(scans) + output
     depth = ctx.cycles(chain, reads)
-    latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
+    if folded:
+        latency = interval = depth + folds
+    else:
+        latency, interval = pipelined(depth, reuse_factor)
+    return LayerModel(cost, ctx.vector_latency(latency), interval, depth, _resom_notes(layer, types), coarse=True)
+
+
+def _afferent_stage(
+    cost: Cost, ctx: RuleContext, layer: Layer, shape: MapShape, table: ActivityTable, side: str
+) -> tuple[Range, Range]:
+    """One map's distances, best unit and activities: (the delay of the unfolded part, the cycles of
+    the Resource folds: distances and square roots)."""
+    reuse_factor, activity_bits = int(layer.attributes.get('reuse_factor', 1)), ctx.type_bits(layer, 'activity')
+    folded = layer.attributes.get('strategy') == 'resource'
+    delay, folds = scan_stage(cost, ctx, shape.n_units, shape.accum_bits), ZERO
+    if folded:
+        folds = folded_distance_stage(cost, ctx, shape, reuse_factor, f'codebook_{side}')
+    else:
+        codebook = raw_values(layer.weights[f'codebook_{side}'], layer.types.get(f'codebook_{side}'))
+        delay = distance_stage(cost, ctx, shape, codebook) + delay
+    if folded and table.root_type is not None:
+        folds = folds + folded_root_stage(ctx, cost, shape, table.root_type.width, reuse_factor)
+    return delay + activity_stage(cost, ctx, shape, table, activity_bits, roots_folded=folded), folds
+
+
+def _lateral_memory(cost: Cost, ctx: RuleContext, layer: Layer) -> Memory:
+    """H of a Resource ReSOM: a ROM of RF words of ceil(n_x n_y / RF) entries (one wide word a step)."""
+    reuse_factor = int(layer.attributes.get('reuse_factor', 1))
+    block = math.ceil(layer.attributes['n_units_x'] * layer.attributes['n_units_y'] / reuse_factor)
+    memory = Memory('rom', reuse_factor, block * ctx.type_bits(layer, 'lateral'), label='lateral')
+    cost.memories.append(memory)
+    return memory
+
+
+def _resom_notes(layer: Layer, types: ResomTypes) -> list[str]:
+    attributes = layer.attributes
+    units = attributes['n_units_x'] + attributes['n_units_y']
     notes = [
-        f'{rounds} unrolled round(s): lateral products, {units} divisions of {types.activity.fractional + 1} '
-        'compare-subtract stages; scans: a chain (high) or a tree (low)'
+        f'{attributes["iterations"]} unrolled round(s): lateral products, {units} divisions of '
+        f'{types.activity.fractional + 1} compare-subtract stages; scans: a chain (high) or a tree (low)'
     ]
-    return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
+    if attributes.get('strategy') == 'resource':
+        notes.append(f'Resource: distances and lateral products folded by {attributes.get("reuse_factor", 1)}')
+    return notes
 
 
 def _output_stage(cost: Cost, ctx: RuleContext, layer: Layer, maps: tuple[MapShape, ...], activity_bits: int) -> Range:

@@ -164,7 +164,8 @@ def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
 
 @estimator_rule(Kind.SOM)
 def som(layer: Layer, ctx: RuleContext) -> LayerModel:
-    """The distances (kinds_maps.distance_stage), then, except for output 'distances', the best-unit
+    """The distances (kinds_maps.distance_stage; Resource: folded_distance_stage, a loop before the rest,
+    not pipelined as a whole), then, except for output 'distances', the best-unit
     scan and the output: index; coordinates (a division of the index by the column count, or a read
     of the hexagonal coordinate table); one-hot (n index tests); label and quantized (multiplexers of
     the best unit's entry); activities (kinds_maps.activity_stage: roots, slots, exp-table reads)."""
@@ -180,21 +181,31 @@ def som(layer: Layer, ctx: RuleContext) -> LayerModel:
     if attributes.get('implementation') == 'dense':
         return som_dense(layer, ctx, shape)
     cost = Cost(register_bits=Range.exact(ctx.output_size(layer) * ctx.type_bits(layer, 'result')))
-    codebook = raw_values(layer.weights['codebook'], layer.types.get('codebook'))
-    chain = maps.distance_stage(cost, ctx, shape, codebook)
+    reuse_factor, folded = int(attributes.get('reuse_factor', 1)), attributes.get('strategy') == 'resource'
+    chain, fold = ZERO, ZERO
+    if folded:  # Resource: the distances a loop of RF steps, the rest once after it
+        fold = maps.folded_distance_stage(cost, ctx, shape, reuse_factor, 'codebook')
+    else:
+        chain = maps.distance_stage(
+            cost, ctx, shape, raw_values(layer.weights['codebook'], layer.types.get('codebook'))
+        )
     read = ZERO
     if attributes['output'] != 'distances':
         chain = chain + maps.scan_stage(cost, ctx, shape.n_units, shape.accum_bits)
     if attributes['output'] == 'activities':
         table = activity_table(attributes, layer.types['accum'], layer.types['table'])
-        chain = chain + maps.activity_stage(cost, ctx, shape, table, ctx.type_bits(layer, 'table'))
+        if folded and table.root_type is not None:
+            fold = fold + maps.folded_root_stage(ctx, cost, shape, table.root_type.width, reuse_factor)
+        chain = chain + maps.activity_stage(cost, ctx, shape, table, ctx.type_bits(layer, 'table'), folded)
         read = maps.table_read(ctx, table, ctx.type_bits(layer, 'table'))
     else:
         read = _som_selection(cost, ctx, layer, shape)
     depth = ctx.cycles(chain, read)
-    latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
-    latency = ctx.vector_latency(latency)
-    return LayerModel(cost, latency, interval, depth, ['best unit: a chain (high) or a tree (low)'], coarse=True)
+    latency, interval = (depth + fold, depth + fold) if folded else pipelined(depth, reuse_factor)
+    notes = ['best unit: a chain (high) or a tree (low)']
+    if folded:
+        notes.append(f'Resource: distances folded by {reuse_factor}')
+    return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
 
 
 def _som_selection(cost: Cost, ctx: RuleContext, layer: Layer, shape: maps.MapShape) -> Range:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.backends.common.context import LoweringContext
-from hls4ml.backends.common.lowering_som import lower_som_lookup, lower_som_scores
+from hls4ml.backends.common.lowering_som import folded_strategy, lower_som_lookup, lower_som_scores
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import lower_softmax, lower_table_activation
@@ -160,6 +160,7 @@ def lower_som(layer: Layer, context: LoweringContext) -> LayerImpl:
     if dense:
         lower_som_scores(layer, context, impl)
     else:
+        impl.statics += folded_strategy(layer)
         impl.arguments.append(context.array(impl, layer, 'w', 'codebook', 'codebook'))
     labels = layer.weights.get('labels', np.zeros(attributes['n_units']))
     label_type = layer.types['label']

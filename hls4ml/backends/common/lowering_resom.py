@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.backends.common.context import LoweringContext
+from hls4ml.backends.common.lowering_som import folded_strategy
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
@@ -44,6 +45,7 @@ def lower_resom(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'table_size', str(tables[0].size)),
         ('unsigned', 'io_type', context.io_type),
         ('unsigned', 'reuse_factor', str(attributes.get('reuse_factor', 1))),
+        *folded_strategy(layer),
     ]
     impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in TYPED]
     impl.typedefs.append(('remainder_t', types.remainder.spelling(context.family)))

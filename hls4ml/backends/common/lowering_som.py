@@ -1,6 +1,7 @@
 """Lowering of the SOM outputs that read a lookup array (docs/som.md): the exp table of 'activities'
 and the unit coordinates of a hexagonal map's 'coordinates'; and the arrays of Implementation
-'dense'. `lower_som` calls `lower_som_scores` (dense form) and `lower_som_lookup`."""
+'dense'. `lower_som` calls `lower_som_scores` (dense form) and `lower_som_lookup`; `folded_strategy`
+is the Resource field of the distance form and of ReSOM."""
 
 from __future__ import annotations
 
@@ -37,6 +38,15 @@ def _exact_doubles(biases: FixedArray, layer: Layer) -> np.ndarray:
             "(53 bits); use a narrower codebook type or Implementation 'distance'"
         )
     return values
+
+
+def folded_strategy(layer: Layer) -> list[tuple[str, str, str]]:
+    """The config field of the Resource strategy of a SOM's distance stage or a ReSOM (distances and
+    lateral products folded by the reuse factor, nnet_som.h som_fold). Latency writes nothing: the
+    config struct's default, so Latency projects stay byte-identical."""
+    if layer.attributes.get('strategy', 'latency') == 'resource':
+        return [('unsigned', 'strategy', 'nnet::resource')]
+    return []
 
 
 def lower_som_scores(layer: Layer, context: LoweringContext, impl: LayerImpl) -> None:

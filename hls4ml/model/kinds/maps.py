@@ -10,7 +10,7 @@ from hls4ml.model import precision_maps, reference
 from hls4ml.model import shape_rules as shapes
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds.record import COMMON_KEYS, PRODUCT_KEYS, KindRecord, weights_of
+from hls4ml.model.kinds.record import PRODUCT_KEYS, KindRecord, weights_of
 from hls4ml.model.reference.resom import layer_setup as resom_setup
 from hls4ml.model.reference.som import SOM_TOPOLOGIES
 
@@ -32,8 +32,8 @@ class Maps:
     """The self-organizing map kinds (`Kind` inherits them)."""
 
     # ---- SOM: the best-matching unit of a codebook -------------------------------------------------
-    # table_size: the activity table (output 'activities'); strategy: of Implementation 'dense' (its
-    # scores are a Dense layer)
+    # table_size: the activity table (output 'activities'); strategy: Resource folds the distance stage
+    # by the reuse factor (Implementation 'dense': the strategy of its scores, a Dense layer)
 
     @staticmethod
     def _som_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
@@ -62,7 +62,8 @@ class Maps:
         },
     )
 
-    # ---- ReSOM: two SOMs (inputs x, y) and their lateral matrix; table_size: both activity tables ----
+    # ---- ReSOM: two SOMs (inputs x, y) and their lateral matrix; table_size: both activity tables;
+    # strategy: Resource folds both distance stages and the lateral products by the reuse factor ----
 
     @staticmethod
     def _resom_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
@@ -75,12 +76,12 @@ class Maps:
     RESOM = KindRecord(
         'ReSOM',
         types={'result': 'auto', **dict.fromkeys(RESOM_TYPES, 'auto')},
-        config_keys=(*COMMON_KEYS, 'ReuseFactor', 'TableSize'),
+        config_keys=(*PRODUCT_KEYS, 'TableSize'),
         output_shape=shapes.resom_shape,
         precision_rule=precision_maps.resom,
         reference=_resom_reference,
         weights=('codebook_x', 'codebook_y', 'lateral', 'labels'),
-        settings=('reuse_factor', 'table_size'),
+        settings=('reuse_factor', 'strategy', 'table_size'),
         weight_shapes=shapes.resom_weights,
         choices={
             'distance': RESOM_DISTANCES,

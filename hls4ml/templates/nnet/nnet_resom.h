@@ -9,6 +9,9 @@
 //   s = top + top; act' = floor(v / s) at activity_t's LSB (restoring division); top == 0: product
 //   gives 0, sum gives floor(act / 2). winner = first largest act'. Global winner: x's unless y's
 //   activity is strictly larger. On-chip learning kernels: nnet_som_learn.h.
+// Strategy: Latency pipelines the whole layer at II = reuse_factor; Resource folds both distance stages
+// (nnet_som.h som_fold) and, for source 'all', the lateral products (resom_folded_lateral) by
+// reuse_factor, the same writes in the same order: the same bits for every reuse factor.
 #ifndef NNET_RESOM_H_
 #define NNET_RESOM_H_
 
@@ -42,6 +45,7 @@ struct resom_config {
     static const int table_y_shift = 0;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
+    static const unsigned strategy = latency; // Resource: distances and lateral products folded by reuse_factor
 };
 
 // The SOM view of one map, for the distance, BMU and activity functions of nnet_som.h.
@@ -55,6 +59,8 @@ template <class CONFIG_T> struct resom_map<CONFIG_T, false> {
     static const unsigned n_in = CONFIG_T::n_in;
     static const unsigned n_units = CONFIG_T::n_units_x;
     static const unsigned n_out = CONFIG_T::n_units_x;
+    static const unsigned strategy = CONFIG_T::strategy;
+    static const unsigned reuse_factor = CONFIG_T::reuse_factor;
     static const unsigned distance = CONFIG_T::distance;
     static const unsigned table_size = CONFIG_T::table_size;
     static const int table_shift = CONFIG_T::table_x_shift;
@@ -68,13 +74,16 @@ template <class CONFIG_T> struct resom_map<CONFIG_T, true> {
     static const unsigned n_in = CONFIG_T::n_in_y;
     static const unsigned n_units = CONFIG_T::n_units_y;
     static const unsigned n_out = CONFIG_T::n_units_y;
+    static const unsigned strategy = CONFIG_T::strategy;
+    static const unsigned reuse_factor = CONFIG_T::reuse_factor;
     static const unsigned distance = CONFIG_T::distance;
     static const unsigned table_size = CONFIG_T::table_size;
     static const int table_shift = CONFIG_T::table_y_shift;
 };
 
 // Afferent activities of one map: the SOM's output som_activities, exp(-(d_n - d_bmu) / beta) from
-// its table (in activity_t); returns the BMU.
+// its table (in activity_t); returns the BMU. The distances: nnet_som.h som_all_distances, unrolled
+// (Latency) or folded by reuse_factor (Resource), the same bits.
 template <class data_T, class CONFIG_T, class MAP_T>
 inline unsigned resom_afferent(const data_T data[MAP_T::n_in], const typename MAP_T::codebook_t codebook[],
                                const typename CONFIG_T::activity_t table[CONFIG_T::table_size],
@@ -82,10 +91,7 @@ inline unsigned resom_afferent(const data_T data[MAP_T::n_in], const typename MA
     NNET_INLINE
     typename MAP_T::accum_t dist[MAP_T::n_units];
     NNET_ARRAY_PARTITION_COMPLETE(dist)
-    NNET_UNROLL
-    for (unsigned n = 0; n < MAP_T::n_units; n++) {
-        dist[n] = som_distance_to<data_T, MAP_T>(data, codebook, n);
-    }
+    som_all_distances<data_T, MAP_T>(data, codebook, dist);
     const unsigned bmu = som_best_unit<MAP_T>(dist);
     som_lookup_output<som_activities>::template write<typename CONFIG_T::activity_t, MAP_T>(dist, bmu, act, table);
     return bmu;
@@ -124,13 +130,59 @@ inline quotient_T resom_divide(remainder_T value, const remainder_T &divisor) {
     return quotient;
 }
 
+// The fold of the Resource lateral products: the n_units_x * n_units_y entries of H in reuse_factor
+// blocks of block_factor.
+template <class CONFIG_T> struct resom_lateral_fold {
+    static const unsigned n_terms = CONFIG_T::n_units_x * CONFIG_T::n_units_y;
+    static const unsigned block_factor = ceil_div(n_terms, CONFIG_T::reuse_factor);
+};
+
+// Resource, source 'all': H walked row-major, block_factor entries per step, reuse_factor steps at
+// II = 1. Entry k = row * n_units_y + column adds H[k] * act_y[column] to the x map's result[row], or
+// (Transposed) H[k] * act_x[row] to the y map's result[column]: both maps read H in the same order
+// (one cyclic reshape serves both) and every sum keeps its terms in increasing order, so the bits are
+// those of the unrolled sums for every reuse factor.
+template <class CONFIG_T, unsigned N, unsigned M, bool Transposed>
+inline void resom_folded_lateral(const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+                                 const typename CONFIG_T::activity_t other[M],
+                                 typename CONFIG_T::lateral_accum_t result[N]) {
+    NNET_INLINE
+    typedef resom_lateral_fold<CONFIG_T> fold;
+    constexpr unsigned block_factor = fold::block_factor;
+    NNET_UNROLL
+    for (unsigned i = 0; i < N; i++) {
+        result[i] = 0;
+    }
+    for (unsigned step = 0; step < CONFIG_T::reuse_factor; step++) {
+        NNET_PIPELINE(1)
+        NNET_UNROLL
+        for (unsigned m = 0; m < block_factor; m++) {
+            const unsigned k = step * block_factor + m;
+            if (k < fold::n_terms) {
+                const unsigned row = k / CONFIG_T::n_units_y;
+                const unsigned column = k % CONFIG_T::n_units_y;
+                if (Transposed) {
+                    result[column] += lateral[k] * other[row];
+                } else {
+                    result[row] += lateral[k] * other[column];
+                }
+            }
+        }
+    }
+}
+
 // The lateral input of a map of N units from the other map (M units) through H (transposed when
-// `Transposed`: H is stored [n_units_x][n_units_y] and the y map reads its columns).
+// `Transposed`: H is stored [n_units_x][n_units_y] and the y map reads its columns). Source 'all'
+// under Resource: resom_folded_lateral.
 template <class CONFIG_T, unsigned N, unsigned M, bool Transposed>
 inline void resom_lateral(const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
                           const typename CONFIG_T::activity_t other[M], unsigned other_winner,
                           typename CONFIG_T::lateral_accum_t result[N]) {
     NNET_INLINE
+    if (CONFIG_T::source == resom_all && CONFIG_T::strategy == resource) {
+        resom_folded_lateral<CONFIG_T, N, M, Transposed>(lateral, other, result);
+        return;
+    }
     NNET_UNROLL
     for (unsigned i = 0; i < N; i++) {
         if (CONFIG_T::source == resom_bmu) {
@@ -176,15 +228,17 @@ inline void resom_combine(typename CONFIG_T::activity_t act[N], const typename C
     }
 }
 
+// The layer; resom() below picks its schedule.
 template <class data_x_T, class data_y_T, class res_T, typename CONFIG_T>
-void resom(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[CONFIG_T::n_in_y], res_T res[CONFIG_T::n_out],
-           const typename CONFIG_T::codebook_x_t codebook_x[CONFIG_T::n_units_x * CONFIG_T::n_in],
-           const typename CONFIG_T::codebook_y_t codebook_y[CONFIG_T::n_units_y * CONFIG_T::n_in_y],
-           const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
-           const typename CONFIG_T::label_t labels[CONFIG_T::n_units_x + CONFIG_T::n_units_y],
-           const typename CONFIG_T::activity_t table_x[CONFIG_T::table_size],
-           const typename CONFIG_T::activity_t table_y[CONFIG_T::table_size]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
+inline void resom_stages(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[CONFIG_T::n_in_y],
+                         res_T res[CONFIG_T::n_out],
+                         const typename CONFIG_T::codebook_x_t codebook_x[CONFIG_T::n_units_x * CONFIG_T::n_in],
+                         const typename CONFIG_T::codebook_y_t codebook_y[CONFIG_T::n_units_y * CONFIG_T::n_in_y],
+                         const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+                         const typename CONFIG_T::label_t labels[CONFIG_T::n_units_x + CONFIG_T::n_units_y],
+                         const typename CONFIG_T::activity_t table_x[CONFIG_T::table_size],
+                         const typename CONFIG_T::activity_t table_y[CONFIG_T::table_size]) {
+    NNET_INLINE
     static const unsigned n_x = CONFIG_T::n_units_x;
     static const unsigned n_y = CONFIG_T::n_units_y;
     typename CONFIG_T::activity_t act_x[n_x], act_y[n_y];
@@ -223,6 +277,61 @@ void resom(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[CONFIG_T
         res[0] = winner;
     } else {
         res[0] = labels[winner];
+    }
+}
+
+// Latency: the whole layer pipelined at II = reuse_factor.
+template <class data_x_T, class data_y_T, class res_T, typename CONFIG_T>
+void resom_pipelined(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[CONFIG_T::n_in_y],
+                     res_T res[CONFIG_T::n_out],
+                     const typename CONFIG_T::codebook_x_t codebook_x[CONFIG_T::n_units_x * CONFIG_T::n_in],
+                     const typename CONFIG_T::codebook_y_t codebook_y[CONFIG_T::n_units_y * CONFIG_T::n_in_y],
+                     const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+                     const typename CONFIG_T::label_t labels[CONFIG_T::n_units_x + CONFIG_T::n_units_y],
+                     const typename CONFIG_T::activity_t table_x[CONFIG_T::table_size],
+                     const typename CONFIG_T::activity_t table_y[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    resom_stages<data_x_T, data_y_T, res_T, CONFIG_T>(data_x, data_y, res, codebook_x, codebook_y, lateral, labels,
+                                                      table_x, table_y);
+}
+
+// Resource: not pipelined as a whole (that would unroll the folds); the folds' steps are, at II = 1,
+// each reading one wide word of its cyclically reshaped array (codebooks and H in block RAM).
+template <class data_x_T, class data_y_T, class res_T, typename CONFIG_T>
+void resom_folded(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[CONFIG_T::n_in_y],
+                  res_T res[CONFIG_T::n_out],
+                  const typename CONFIG_T::codebook_x_t codebook_x[CONFIG_T::n_units_x * CONFIG_T::n_in],
+                  const typename CONFIG_T::codebook_y_t codebook_y[CONFIG_T::n_units_y * CONFIG_T::n_in_y],
+                  const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+                  const typename CONFIG_T::label_t labels[CONFIG_T::n_units_x + CONFIG_T::n_units_y],
+                  const typename CONFIG_T::activity_t table_x[CONFIG_T::table_size],
+                  const typename CONFIG_T::activity_t table_y[CONFIG_T::table_size]) {
+    constexpr unsigned x_factor = som_fold<resom_map<CONFIG_T, false>>::block_factor;
+    constexpr unsigned y_factor = som_fold<resom_map<CONFIG_T, true>>::block_factor;
+    constexpr unsigned lateral_factor = resom_lateral_fold<CONFIG_T>::block_factor;
+    NNET_ARRAY_RESHAPE_CYCLIC(codebook_x, x_factor)
+    NNET_ARRAY_RESHAPE_CYCLIC(codebook_y, y_factor)
+    NNET_ARRAY_RESHAPE_CYCLIC(lateral, lateral_factor)
+    (void)x_factor, (void)y_factor, (void)lateral_factor; // read by the pragmas only (none in C-simulation)
+    resom_stages<data_x_T, data_y_T, res_T, CONFIG_T>(data_x, data_y, res, codebook_x, codebook_y, lateral, labels,
+                                                      table_x, table_y);
+}
+
+template <class data_x_T, class data_y_T, class res_T, typename CONFIG_T>
+void resom(const data_x_T data_x[CONFIG_T::n_in], const data_y_T data_y[CONFIG_T::n_in_y], res_T res[CONFIG_T::n_out],
+           const typename CONFIG_T::codebook_x_t codebook_x[CONFIG_T::n_units_x * CONFIG_T::n_in],
+           const typename CONFIG_T::codebook_y_t codebook_y[CONFIG_T::n_units_y * CONFIG_T::n_in_y],
+           const typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+           const typename CONFIG_T::label_t labels[CONFIG_T::n_units_x + CONFIG_T::n_units_y],
+           const typename CONFIG_T::activity_t table_x[CONFIG_T::table_size],
+           const typename CONFIG_T::activity_t table_y[CONFIG_T::table_size]) {
+    NNET_INLINE
+    if (CONFIG_T::strategy == resource) {
+        resom_folded<data_x_T, data_y_T, res_T, CONFIG_T>(data_x, data_y, res, codebook_x, codebook_y, lateral,
+                                                          labels, table_x, table_y);
+    } else {
+        resom_pipelined<data_x_T, data_y_T, res_T, CONFIG_T>(data_x, data_y, res, codebook_x, codebook_y, lateral,
+                                                             labels, table_x, table_y);
     }
 }
 

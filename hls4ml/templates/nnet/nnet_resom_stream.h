@@ -1,10 +1,12 @@
-// ReSOM layer for io_stream: one element holding the whole x vector and one holding the whole y vector
-// in, one element out. The vectors go through the io_parallel nnet::resom (nnet_resom.h) unchanged:
-// same config struct, same arrays, same bits.
+// ReSOM layer for io_stream: the x vector and the y vector, each in one element or in several of equal
+// size (chunks, read one after the other: nnet_som_stream.h som_read_input), one element out. The
+// vectors go through the io_parallel nnet::resom (nnet_resom.h) unchanged: same config struct, same
+// strategy, same arrays, same bits.
 #ifndef NNET_RESOM_STREAM_H_
 #define NNET_RESOM_STREAM_H_
 
 #include "nnet_resom.h"
+#include "nnet_som_stream.h"
 #include "nnet_stream.h"
 
 namespace nnet {
@@ -17,14 +19,16 @@ void resom(stream<data_x_T> &data_x, stream<data_y_T> &data_y, stream<res_T> &re
            const typename CONFIG_T::label_t labels[CONFIG_T::n_units_x + CONFIG_T::n_units_y],
            const typename CONFIG_T::activity_t table_x[CONFIG_T::table_size],
            const typename CONFIG_T::activity_t table_y[CONFIG_T::table_size]) {
-    static_assert(data_x_T::size == CONFIG_T::n_in, "resom stream: the x element must hold the n_in values");
-    static_assert(data_y_T::size == CONFIG_T::n_in_y, "resom stream: the y element must hold the n_in_y values");
     static_assert(res_T::size == CONFIG_T::n_out, "resom stream: the result element must hold the n_out values");
-    const data_x_T in_x = data_x.read();
-    const data_y_T in_y = data_y.read();
+    typename data_x_T::value_type in_x[CONFIG_T::n_in];
+    typename data_y_T::value_type in_y[CONFIG_T::n_in_y];
+    NNET_ARRAY_PARTITION_COMPLETE(in_x)
+    NNET_ARRAY_PARTITION_COMPLETE(in_y)
+    som_read_input<data_x_T, resom_map<CONFIG_T, false>>(data_x, in_x);
+    som_read_input<data_y_T, resom_map<CONFIG_T, true>>(data_y, in_y);
     res_T out;
     resom<typename data_x_T::value_type, typename data_y_T::value_type, typename res_T::value_type, CONFIG_T>(
-        in_x.data, in_y.data, out.data, codebook_x, codebook_y, lateral, labels, table_x, table_y);
+        in_x, in_y, out.data, codebook_x, codebook_y, lateral, labels, table_x, table_y);
     res.write(out);
 }
 

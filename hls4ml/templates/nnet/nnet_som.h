@@ -23,6 +23,14 @@
 // units. The scores are a Dense layer (nnet::dense with the config's strategy and reuse factor) over
 // the transposed codebook [n_in][n_units] and the exact biases -|w_n|^2 / 2 (0 for cosine); the BMU
 // is the first unit with the largest score. With the inferred exact accum_t it equals nnet::som's.
+//
+// Strategy (Implementation 'distance'): Latency unrolls the n_units x n_in terms and pipelines the
+// layer at II = reuse_factor. Resource folds the distance stage (som_fold): reuse_factor steps at
+// II = 1, step s taking the block_factor = ceil(n_units * n_in / reuse_factor) consecutive terms
+// k = s * block_factor .. of the row-major codebook (one wide word of the cyclically reshaped
+// codebook, block RAM). Walking k in order gives every unit its terms in increasing j: the same
+// writes in the same order as Latency, so results are bit for bit those of Latency for every reuse
+// factor, including those that do not divide n_units * n_in (the last block is partial).
 #ifndef NNET_SOM_H_
 #define NNET_SOM_H_
 
@@ -56,9 +64,37 @@ struct som_config {
     static const unsigned output = som_index;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
-    static const unsigned strategy = latency; // som_dense: the Dense strategy of the scores
+    static const unsigned strategy = latency; // the distance stage's (som_dense: the Dense strategy of the scores)
     static const unsigned n_zeros = 0;        // som_dense: zero weights (codebook entries)
 };
+
+// One term of a distance (a similarity for cosine): acc updated with an input value and its weight.
+template <class data_T, typename CONFIG_T>
+inline void som_accumulate(typename CONFIG_T::accum_t &acc, const data_T &value,
+                           const typename CONFIG_T::codebook_t &weight) {
+    NNET_INLINE
+    if (CONFIG_T::distance == som_cosine) {
+        acc += value * weight;
+        return;
+    }
+    const auto diff = value - weight;
+    if (CONFIG_T::distance == som_squared_euclidean) {
+        acc += diff * diff;
+    } else if (CONFIG_T::distance == som_manhattan) {
+        if (is_negative(diff)) {
+            acc -= diff;
+        } else {
+            acc += diff;
+        }
+    } else {
+        if (greater_than(diff, acc)) {
+            acc = diff;
+        }
+        if (greater_than(-diff, acc)) {
+            acc = -diff;
+        }
+    }
+}
 
 // The distance (or, for cosine, the similarity) of the input to one codebook vector.
 template <class data_T, typename CONFIG_T>
@@ -69,37 +105,52 @@ inline typename CONFIG_T::accum_t som_distance_to(const data_T data[CONFIG_T::n_
     typename CONFIG_T::accum_t acc = 0;
     NNET_UNROLL
     for (unsigned j = 0; j < CONFIG_T::n_in; j++) {
-        const typename CONFIG_T::codebook_t weight = codebook[unit * CONFIG_T::n_in + j];
-        if (CONFIG_T::distance == som_cosine) {
-            acc += data[j] * weight;
-            continue;
-        }
-        const auto diff = data[j] - weight;
-        if (CONFIG_T::distance == som_squared_euclidean) {
-            acc += diff * diff;
-        } else if (CONFIG_T::distance == som_manhattan) {
-            if (is_negative(diff)) {
-                acc -= diff;
-            } else {
-                acc += diff;
-            }
-        } else {
-            if (greater_than(diff, acc)) {
-                acc = diff;
-            }
-            if (greater_than(-diff, acc)) {
-                acc = -diff;
-            }
-        }
+        som_accumulate<data_T, CONFIG_T>(acc, data[j], codebook[unit * CONFIG_T::n_in + j]);
     }
     return acc;
 }
 
-// The distances (similarities) of the input to every unit.
+// The fold of the Resource distance stage: n_terms terms in reuse_factor blocks of block_factor.
+template <class CONFIG_T> struct som_fold {
+    static const unsigned n_terms = CONFIG_T::n_units * CONFIG_T::n_in;
+    static const unsigned block_factor = ceil_div(n_terms, CONFIG_T::reuse_factor);
+    static const bool blocks_are_full = n_terms % CONFIG_T::reuse_factor == 0;
+};
+
+// Resource: the distances of every unit, block_factor terms per step, reuse_factor steps at II = 1
+// (the header comment: same writes, same order as the unrolled form). The caller that holds the codebook
+// argument reshapes it cyclically by block_factor (NNET_ARRAY_RESHAPE_CYCLIC), as dense_resource does.
+template <class data_T, typename CONFIG_T>
+inline void som_folded_distances(const data_T data[CONFIG_T::n_in], const typename CONFIG_T::codebook_t codebook[],
+                                 typename CONFIG_T::accum_t dist[CONFIG_T::n_units]) {
+    NNET_INLINE
+    typedef som_fold<CONFIG_T> fold;
+    constexpr unsigned block_factor = fold::block_factor;
+    NNET_UNROLL
+    for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
+        dist[n] = 0;
+    }
+    for (unsigned step = 0; step < CONFIG_T::reuse_factor; step++) {
+        NNET_PIPELINE(1)
+        NNET_UNROLL
+        for (unsigned m = 0; m < block_factor; m++) {
+            const unsigned k = step * block_factor + m;
+            if (fold::blocks_are_full || k < fold::n_terms) {
+                som_accumulate<data_T, CONFIG_T>(dist[k / CONFIG_T::n_in], data[k % CONFIG_T::n_in], codebook[k]);
+            }
+        }
+    }
+}
+
+// The distances (similarities) of the input to every unit, unrolled (Latency) or folded (Resource).
 template <class data_T, typename CONFIG_T>
 inline void som_all_distances(const data_T data[CONFIG_T::n_in], const typename CONFIG_T::codebook_t codebook[],
                               typename CONFIG_T::accum_t dist[CONFIG_T::n_units]) {
     NNET_INLINE
+    if (CONFIG_T::strategy == resource) {
+        som_folded_distances<data_T, CONFIG_T>(data, codebook, dist);
+        return;
+    }
     NNET_UNROLL
     for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
         dist[n] = som_distance_to<data_T, CONFIG_T>(data, codebook, n);
@@ -156,11 +207,12 @@ inline void som_bmu_output(unsigned best, res_T res[CONFIG_T::n_out], const type
     }
 }
 
+// The layer without a lookup array: the distances, then the distances or the BMU's output.
 template <class data_T, class res_T, typename CONFIG_T>
-void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
-         const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
-         const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
+inline void som_stages(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                       const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+                       const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
+    NNET_INLINE
     typename CONFIG_T::accum_t dist[CONFIG_T::n_units];
     NNET_ARRAY_PARTITION_COMPLETE(dist)
     som_all_distances<data_T, CONFIG_T>(data, codebook, dist);
@@ -173,6 +225,38 @@ void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
     }
     const unsigned best = som_best_unit<CONFIG_T>(dist);
     som_bmu_output<res_T, CONFIG_T, CONFIG_T::n_in, 1>(best, res, codebook, labels);
+}
+
+// Latency: the whole layer pipelined at II = reuse_factor.
+template <class data_T, class res_T, typename CONFIG_T>
+void som_pipelined(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                   const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+                   const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    som_stages<data_T, res_T, CONFIG_T>(data, res, codebook, labels);
+}
+
+// Resource: not pipelined as a whole (a pipeline would unroll the fold); the fold's steps are.
+template <class data_T, class res_T, typename CONFIG_T>
+void som_folded(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+                const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
+    constexpr unsigned block_factor = som_fold<CONFIG_T>::block_factor;
+    NNET_ARRAY_RESHAPE_CYCLIC(codebook, block_factor)
+    (void)block_factor; // read by the pragma only (none in C-simulation)
+    som_stages<data_T, res_T, CONFIG_T>(data, res, codebook, labels);
+}
+
+template <class data_T, class res_T, typename CONFIG_T>
+void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+         const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+         const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
+    NNET_INLINE
+    if (CONFIG_T::strategy == resource) {
+        som_folded<data_T, res_T, CONFIG_T>(data, res, codebook, labels);
+    } else {
+        som_pipelined<data_T, res_T, CONFIG_T>(data, res, codebook, labels);
+    }
 }
 
 // The table slot of a gap >= 0: gap / 2^-table_shift rounded half up.
@@ -196,18 +280,44 @@ inline void som_activity(unsigned slot, const table_T table[], res_T &res) {
 // The outputs that read the lookup array; the general template is never used.
 template <unsigned Output> struct som_lookup_output;
 
+// Resource, squared Euclidean activities: the n_units roots in ceil(n_units / block) steps at II = 1,
+// block = ceil(n_units / reuse_factor) roots each (every root is exact: the order changes no bit).
+template <typename CONFIG_T>
+inline void som_folded_roots(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units],
+                             typename CONFIG_T::root_t roots[CONFIG_T::n_units]) {
+    NNET_INLINE
+    constexpr unsigned block = ceil_div(CONFIG_T::n_units, CONFIG_T::reuse_factor);
+    for (unsigned step = 0; step < ceil_div(CONFIG_T::n_units, block); step++) {
+        NNET_PIPELINE(1)
+        NNET_UNROLL
+        for (unsigned m = 0; m < block; m++) {
+            const unsigned n = step * block + m;
+            if (n < CONFIG_T::n_units) {
+                roots[n] = exact_root<typename CONFIG_T::root_t>(dist[n]);
+            }
+        }
+    }
+}
+
 template <> struct som_lookup_output<som_activities> {
+    // Resource folds the roots (som_folded_roots); the best unit's root is then read, not recomputed.
     template <class res_T, typename CONFIG_T, class table_T>
     static void write(const typename CONFIG_T::accum_t dist[CONFIG_T::n_units], unsigned best,
                       res_T res[CONFIG_T::n_out], const table_T table[]) {
         NNET_INLINE
         typedef typename CONFIG_T::root_t root_t;
-        const root_t best_root = exact_root<root_t>(dist[best]);
+        const bool folded = CONFIG_T::strategy == resource && CONFIG_T::distance == som_squared_euclidean;
+        root_t roots[CONFIG_T::n_units];
+        NNET_ARRAY_PARTITION_COMPLETE(roots)
+        if (folded) {
+            som_folded_roots<CONFIG_T>(dist, roots);
+        }
+        const root_t best_root = folded ? roots[best] : exact_root<root_t>(dist[best]);
         NNET_UNROLL
         for (unsigned n = 0; n < CONFIG_T::n_units; n++) {
             unsigned slot;
             if (CONFIG_T::distance == som_squared_euclidean) {
-                slot = som_activity_slot<CONFIG_T>(exact_root<root_t>(dist[n]) - best_root);
+                slot = som_activity_slot<CONFIG_T>((folded ? roots[n] : exact_root<root_t>(dist[n])) - best_root);
             } else if (CONFIG_T::distance == som_cosine) {
                 slot = som_activity_slot<CONFIG_T>(dist[best] - dist[n]);
             } else {
@@ -228,17 +338,48 @@ template <> struct som_lookup_output<som_unit_coordinates> {
     }
 };
 
-// The SOM with a lookup array (outputs som_activities and som_unit_coordinates).
+// The layer with a lookup array (outputs som_activities and som_unit_coordinates).
 template <class data_T, class res_T, typename CONFIG_T, class table_T>
-void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
-         const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
-         const typename CONFIG_T::label_t /* labels: unused */[CONFIG_T::n_units], const table_T lookup[]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
+inline void som_lookup_stages(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                       const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+                       const table_T lookup[]) {
+    NNET_INLINE
     typename CONFIG_T::accum_t dist[CONFIG_T::n_units];
     NNET_ARRAY_PARTITION_COMPLETE(dist)
     som_all_distances<data_T, CONFIG_T>(data, codebook, dist);
     const unsigned best = som_best_unit<CONFIG_T>(dist);
     som_lookup_output<CONFIG_T::output>::template write<res_T, CONFIG_T>(dist, best, res, lookup);
+}
+
+template <class data_T, class res_T, typename CONFIG_T, class table_T>
+void som_lookup_pipelined(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                   const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+                   const table_T lookup[]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    som_lookup_stages<data_T, res_T, CONFIG_T>(data, res, codebook, lookup);
+}
+
+template <class data_T, class res_T, typename CONFIG_T, class table_T>
+void som_lookup_folded(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+                const table_T lookup[]) {
+    constexpr unsigned block_factor = som_fold<CONFIG_T>::block_factor;
+    NNET_ARRAY_RESHAPE_CYCLIC(codebook, block_factor)
+    (void)block_factor; // read by the pragma only (none in C-simulation)
+    som_lookup_stages<data_T, res_T, CONFIG_T>(data, res, codebook, lookup);
+}
+
+// The SOM with a lookup array; Latency or Resource as the 4-argument nnet::som.
+template <class data_T, class res_T, typename CONFIG_T, class table_T>
+void som(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+         const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
+         const typename CONFIG_T::label_t /* labels: unused */[CONFIG_T::n_units], const table_T lookup[]) {
+    NNET_INLINE
+    if (CONFIG_T::strategy == resource) {
+        som_lookup_folded<data_T, res_T, CONFIG_T>(data, res, codebook, lookup);
+    } else {
+        som_lookup_pipelined<data_T, res_T, CONFIG_T>(data, res, codebook, lookup);
+    }
 }
 
 // The score stage of som_dense seen as a Dense layer: n_in inputs, n_units outputs, the SOM's strategy,

@@ -1,7 +1,10 @@
-// SOM layer for io_stream: one element holding the whole input vector in, one element out.
+// SOM layer for io_stream: the input vector in one element or in several of equal size (a large n_in
+// split into chunks), one element out.
 //
-// The vector goes through the io_parallel nnet::som or nnet::som_dense (nnet_som.h) unchanged: same
-// config struct, same codebook (or dense weights) layout, same bits.
+// The chunks are read one after the other into the vector (read_whole, one element per cycle), which
+// then goes through the io_parallel nnet::som or nnet::som_dense (nnet_som.h) unchanged: same config
+// struct, same strategy (the Resource fold starts when the last chunk is in), same codebook (or dense
+// weights) layout, same bits.
 #ifndef NNET_SOM_STREAM_H_
 #define NNET_SOM_STREAM_H_
 
@@ -10,15 +13,24 @@
 
 namespace nnet {
 
+// The n_in input values from their stream elements (one element or several that split n_in evenly).
+template <class data_T, typename CONFIG_T>
+inline void som_read_input(stream<data_T> &data, typename data_T::value_type values[CONFIG_T::n_in]) {
+    NNET_INLINE
+    static_assert(CONFIG_T::n_in % data_T::size == 0, "som stream: the input elements must split n_in evenly");
+    read_whole<CONFIG_T::n_in, data_T>(data, values);
+}
+
 template <class data_T, class res_T, typename CONFIG_T>
 void som(stream<data_T> &data, stream<res_T> &res,
          const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
          const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
-    static_assert(data_T::size == CONFIG_T::n_in, "som stream: the input element must hold the n_in values");
     static_assert(res_T::size == CONFIG_T::n_out, "som stream: the result element must hold the n_out values");
-    const data_T in = data.read();
+    typename data_T::value_type in[CONFIG_T::n_in];
+    NNET_ARRAY_PARTITION_COMPLETE(in)
+    som_read_input<data_T, CONFIG_T>(data, in);
     res_T out;
-    som<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in.data, out.data, codebook, labels);
+    som<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in, out.data, codebook, labels);
     res.write(out);
 }
 
@@ -27,11 +39,12 @@ template <class data_T, class res_T, typename CONFIG_T, class table_T>
 void som(stream<data_T> &data, stream<res_T> &res,
          const typename CONFIG_T::codebook_t codebook[CONFIG_T::n_units * CONFIG_T::n_in],
          const typename CONFIG_T::label_t labels[CONFIG_T::n_units], const table_T lookup[]) {
-    static_assert(data_T::size == CONFIG_T::n_in, "som stream: the input element must hold the n_in values");
     static_assert(res_T::size == CONFIG_T::n_out, "som stream: the result element must hold the n_out values");
-    const data_T in = data.read();
+    typename data_T::value_type in[CONFIG_T::n_in];
+    NNET_ARRAY_PARTITION_COMPLETE(in)
+    som_read_input<data_T, CONFIG_T>(data, in);
     res_T out;
-    som<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in.data, out.data, codebook, labels, lookup);
+    som<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in, out.data, codebook, labels, lookup);
     res.write(out);
 }
 
@@ -41,11 +54,12 @@ void som_dense(stream<data_T> &data, stream<res_T> &res,
                const typename CONFIG_T::codebook_t weights[CONFIG_T::n_in * CONFIG_T::n_units],
                const typename CONFIG_T::bias_t biases[CONFIG_T::n_units],
                const typename CONFIG_T::label_t labels[CONFIG_T::n_units]) {
-    static_assert(data_T::size == CONFIG_T::n_in, "som stream: the input element must hold the n_in values");
     static_assert(res_T::size == CONFIG_T::n_out, "som stream: the result element must hold the n_out values");
-    const data_T in = data.read();
+    typename data_T::value_type in[CONFIG_T::n_in];
+    NNET_ARRAY_PARTITION_COMPLETE(in)
+    som_read_input<data_T, CONFIG_T>(data, in);
     res_T out;
-    som_dense<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in.data, out.data, weights, biases,
+    som_dense<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in, out.data, weights, biases,
                                                                                  labels);
     res.write(out);
 }
@@ -56,11 +70,12 @@ void som_dense(stream<data_T> &data, stream<res_T> &res,
                const typename CONFIG_T::codebook_t weights[CONFIG_T::n_in * CONFIG_T::n_units],
                const typename CONFIG_T::bias_t biases[CONFIG_T::n_units],
                const typename CONFIG_T::label_t labels[CONFIG_T::n_units], const table_T lookup[]) {
-    static_assert(data_T::size == CONFIG_T::n_in, "som stream: the input element must hold the n_in values");
     static_assert(res_T::size == CONFIG_T::n_out, "som stream: the result element must hold the n_out values");
-    const data_T in = data.read();
+    typename data_T::value_type in[CONFIG_T::n_in];
+    NNET_ARRAY_PARTITION_COMPLETE(in)
+    som_read_input<data_T, CONFIG_T>(data, in);
     res_T out;
-    som_dense<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in.data, out.data, weights, biases,
+    som_dense<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(in, out.data, weights, biases,
                                                                                  labels, lookup);
     res.write(out);
 }
