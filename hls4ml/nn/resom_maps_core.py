@@ -1,0 +1,135 @@
+"""The float model of the ReSOM of M >= 2 maps (IR kind `ReSOMMaps`, docs/resom.md "More than two maps").
+
+Semantics, the two-map ReSOM's (`resom_core`) with a sum over the other maps: ã^m = exp(-(d_n - d_bmu) /
+beta_m) per map; every round, all maps at once, ℓ^i = Σ_{j≠i} H_ij ã^j (source 'all') or Σ_{j≠i} H_ij[:,
+winner_j] (source 'bmu'; H_ji = H_ijᵀ), ℓ̂ = ℓ / max ℓ (0 when max ℓ is 0), a' = ã ⊙ ℓ̂ or (ã + ℓ̂) / 2;
+winners are each map's first largest activity; the global winner is the first largest of [a'^0; a'^1;
+...] (ties: the lower map). With two maps the sum has one term: this is `resom_core.resom_forward`.
+Outputs: label and index (n, 1), winners (n, M), activities (n, Σ N_m).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hls4ml.model.kinds import RESOM_COMBINES, RESOM_OUTPUTS, RESOM_SOURCES
+from hls4ml.model.reference.resom_maps import block_matrix, offsets
+from hls4ml.model.resom_maps_graphs import pair_matrices, resom_maps_graph
+from hls4ml.nn import som_core
+from hls4ml.nn.resom_core import normalised_combination
+from hls4ml.nn.som_core import SOMSettings, som_forward
+
+
+@dataclass(frozen=True)
+class ReSOMMapsSettings:
+    """What an M-map ReSOM computes, apart from its codebooks, pair matrices and labels."""
+
+    maps: tuple[SOMSettings, ...]  # output 'activities', each with its beta
+    source: str = 'all'
+    combine: str = 'product'
+    iterations: int = 1
+    output: str = 'label'
+
+    @property
+    def n_units(self) -> tuple[int, ...]:
+        return tuple(settings.n_units for settings in self.maps)
+
+    @property
+    def n_out(self) -> int:
+        return {'label': 1, 'index': 1, 'winners': len(self.maps)}.get(self.output, sum(self.n_units))
+
+
+def make_settings(
+    grids: list[Any],
+    distance: str = 'squared_euclidean',
+    source: str = 'all',
+    combine: str = 'product',
+    iterations: int = 1,
+    output: str = 'label',
+    betas: float | list[float] = 1.0,
+    where: str = 'ReSOM',
+) -> ReSOMMapsSettings:
+    """Checked settings of M = len(grids) maps; errors name `where` and the bad value."""
+    given = list(betas) if isinstance(betas, (list, tuple, np.ndarray)) else [betas] * len(grids)
+    if len(grids) < 2 or len(given) != len(grids):
+        raise ValueError(f'{where}: {len(grids)} grids and {len(given)} betas; expected at least 2 maps, one beta each')
+    maps = tuple(
+        som_core.make_settings(grid, distance, 'activities', 'rectangular', beta, f'{where} (map {index})')
+        for index, (grid, beta) in enumerate(zip(grids, given, strict=True))
+    )
+    for what, value, allowed in (('source', source, RESOM_SOURCES), ('combine', combine, RESOM_COMBINES)):
+        if value not in allowed:
+            raise ValueError(f'{where}: unsupported {what} {value!r}; expected one of {", ".join(allowed)}')
+    if output not in RESOM_OUTPUTS:
+        raise ValueError(f'{where}: unsupported output {output!r}; expected one of {", ".join(RESOM_OUTPUTS)}')
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
+        raise ValueError(f'{where}: iterations must be an integer of at least 1, got {iterations!r}')
+    return ReSOMMapsSettings(maps, source, combine, int(iterations), output)
+
+
+def associate(activities: list[np.ndarray], matrix: np.ndarray, settings: ReSOMMapsSettings) -> list[np.ndarray]:
+    """`iterations` Jacobi rounds between all maps through the block matrix L of the pair matrices."""
+    starts, units = offsets(settings.n_units), settings.n_units
+    for _ in range(settings.iterations):
+        every = np.concatenate(activities, axis=1)
+        if settings.source == 'all':
+            lateral = every @ matrix.T
+        else:
+            columns = [matrix[:, start + act.argmax(axis=1)].T for start, act in zip(starts, activities, strict=True)]
+            lateral = np.sum(columns, axis=0)
+        activities = [
+            normalised_combination(act, lateral[:, start : start + n], settings.combine)
+            for act, start, n in zip(activities, starts, units, strict=True)
+        ]
+    return activities
+
+
+def resom_maps_forward(
+    inputs: list[Any],
+    codebooks: list[np.ndarray],
+    laterals: Any,
+    labels: np.ndarray | None,
+    settings: ReSOMMapsSettings,
+) -> np.ndarray:
+    """The float64 output for paired samples, one (n, n_in_m) array per map; `laterals` as `pair_matrices`."""
+    if len({len(data) for data in inputs}) != 1 or len(inputs) != len(settings.maps):
+        raise ValueError(f'ReSOM: {len(inputs)} inputs of {[len(data) for data in inputs]} samples do not pair up')
+    matrices = pair_matrices(laterals, list(settings.n_units))
+    parts = zip(inputs, codebooks, settings.maps, strict=True)
+    activities = [som_forward(data, book, None, map_settings) for data, book, map_settings in parts]
+    activities = associate(activities, block_matrix(matrices, settings.n_units), settings)
+    if settings.output == 'activities':
+        return np.concatenate(activities, axis=1)
+    if settings.output == 'winners':
+        return np.stack([act.argmax(axis=1) for act in activities], axis=1).astype(np.float64)
+    winner = np.concatenate(activities, axis=1).argmax(axis=1)  # the first largest: ties to the lower map
+    if settings.output == 'index':
+        return winner[:, None].astype(np.float64)
+    if labels is None:
+        raise ValueError("ReSOM: output 'label' needs labels (one class per unit)")
+    return np.asarray(labels, dtype=np.float64)[winner][:, None]
+
+
+def layer_parts(
+    codebooks: list[np.ndarray],
+    laterals: Any,
+    labels: np.ndarray | None,
+    settings: ReSOMMapsSettings,
+    where: str = 'ReSOM',
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The attributes and weights of the IR ReSOMMaps layer, checked by `resom_maps_graph`; errors name `where`."""
+    per_map = None
+    if settings.output == 'label' and labels is not None:
+        per_map = np.split(np.asarray(labels, dtype=np.float64), np.cumsum(settings.n_units)[:-1])
+    try:
+        graph, _ = resom_maps_graph(
+            codebooks, [m.grid for m in settings.maps], laterals, per_map, settings.output, settings.maps[0].distance,
+            settings.source, settings.combine, settings.iterations, [m.beta for m in settings.maps], pair_kind=False,
+        )  # fmt: skip
+    except ValueError as error:
+        raise ValueError(f'{where}: {str(error).removeprefix("ReSOM: ")}') from error
+    layer = graph.layers['resom']
+    return dict(layer.attributes), dict(layer.weights)
