@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 
 from hls4ml.model.kinds import RESOM_COMBINES, RESOM_OUTPUTS, RESOM_SOURCES
-from hls4ml.model.reference.resom_maps import block_matrix, offsets
-from hls4ml.model.resom_maps_graphs import pair_matrices, resom_maps_graph
+from hls4ml.model.reference.resom_maps import block_matrix, offsets, pairs
+from hls4ml.model.resom_maps_graphs import divergent_map_labels, hebbian_laterals, pair_matrices, resom_maps_graph
 from hls4ml.nn import som_core
-from hls4ml.nn.resom_core import normalised_combination
-from hls4ml.nn.som_core import SOMSettings, som_forward
+from hls4ml.nn.resom_core import Labelled, _numpy, normalised_combination
+from hls4ml.nn.som_core import SOMSettings, som_forward, unit_labels
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,25 @@ class ReSOMMapsSettings:
     @property
     def n_out(self) -> int:
         return {'label': 1, 'index': 1, 'winners': len(self.maps)}.get(self.output, sum(self.n_units))
+
+
+def check_matrix(matrix: Any, settings: ReSOMMapsSettings, where: str = 'ReSOM') -> dict[tuple[int, int], np.ndarray]:
+    """The pair matrices of a framework layer's block matrix L (N, N), checked: finite, non-negative,
+    symmetric, zero on the diagonal blocks (what `set_laterals` writes)."""
+    values, units = np.asarray(matrix, dtype=np.float64), settings.n_units
+    starts = offsets(units)
+    if values.shape != (sum(units),) * 2 or not np.all(np.isfinite(values)) or (values < 0).any():
+        raise ValueError(
+            f'{where}: the lateral block matrix must be ({sum(units)}, {sum(units)}), finite, non-negative'
+        )
+    blocks = {
+        (i, j): values[starts[i] : starts[i] + units[i], starts[j] : starts[j] + units[j]] for i, j in pairs(len(units))
+    }
+    if not np.array_equal(block_matrix(blocks, units), values):
+        raise ValueError(
+            f'{where}: the lateral block matrix is not symmetric with zero diagonal blocks (use set_laterals)'
+        )
+    return blocks
 
 
 def make_settings(
@@ -133,3 +152,104 @@ def layer_parts(
         raise ValueError(f'{where}: {str(error).removeprefix("ReSOM: ")}') from error
     layer = graph.layers['resom']
     return dict(layer.attributes), dict(layer.weights)
+
+
+# ---- learning shared by the framework layers ----------------------------------------------------------
+class ReSOMMapsLearning:
+    """What the Keras and PyTorch ReSOMMaps layers share (mixed in before the framework's base class).
+
+    How to write a framework ReSOMMaps with it: set `settings` and `soms` (hls4ml SOM layers of the
+    framework, output 'activities'), and define the methods that raise NotImplementedError; `_build_for`
+    only if the weights are made lazily (Keras)."""
+
+    settings: ReSOMMapsSettings
+    soms: Any
+
+    def _build_for(self, widths: list[int]) -> None:
+        """Make the weights for inputs of these widths if they do not exist yet."""
+
+    def matrix_array(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def set_matrix(self, matrix: np.ndarray) -> Any:
+        raise NotImplementedError
+
+    def set_labels(self, labels: Any) -> Any:
+        raise NotImplementedError
+
+    def codebook_arrays(self) -> list[np.ndarray]:
+        return [som.codebook_array() for som in self.soms]
+
+    def lateral_arrays(self) -> dict[tuple[int, int], np.ndarray]:
+        """{(i, j): H_ij} for every pair i < j."""
+        return check_matrix(self.matrix_array(), self.settings, type(self).__name__)
+
+    def set_laterals(self, laterals: Any) -> Any:
+        """Replace the pair matrices: a dict {(i, j): H_ij} or a list in pair order (`pair_matrices`)."""
+        try:
+            matrices = pair_matrices(laterals, list(self.settings.n_units))
+        except ValueError as error:
+            raise ValueError(f'{type(self).__name__}.set_laterals: {str(error).removeprefix("ReSOM: ")}') from error
+        return self.set_matrix(block_matrix(matrices, self.settings.n_units))
+
+    def fit_maps(self, data: list[Any], **kohonen: Any) -> Any:
+        """Kohonen training of every map (`fit_kohonen` of the SOM layers); map m uses seed + m."""
+        self._build_for([np.shape(values)[-1] for values in data])
+        seed = kohonen.pop('seed', 0)
+        for index, (som, values) in enumerate(zip(self.soms, data, strict=True)):
+            som.fit_kohonen(values, seed=seed + index, **kohonen)
+        return self
+
+    def fit_laterals(self, data: list[Any], rule: str = 'hebb', rate: float = 1.0, keep: float = 1.0) -> Any:
+        """One matrix per pair from paired unlabelled samples (`hebbian_laterals`, the maps' betas)."""
+        betas = [settings.beta for settings in self.settings.maps]
+        distance = self.settings.maps[0].distance
+        samples = [_numpy(values) for values in data]
+        return self.set_laterals(hebbian_laterals(self.codebook_arrays(), samples, rule, rate, betas, distance, keep))
+
+    def label_units(self, labelled: list[Labelled | None], method: str = 'majority') -> Any:
+        """Label each map that has (samples, targets) by `som_core.unit_labels`, the others by divergence
+        from every labelled map (`divergent_map_labels`)."""
+        if len(labelled) != len(self.soms):
+            raise ValueError(f'{type(self).__name__}.label_units: {len(labelled)} entries for {len(self.soms)} maps')
+        books, found = self.codebook_arrays(), []
+        for book, settings, given in zip(books, self.settings.maps, labelled, strict=True):
+            found.append(
+                None if given is None else unit_labels(book, settings, _numpy(given[0]), _numpy(given[1]), method)
+            )
+        return self.set_labels(np.concatenate(divergent_map_labels(self.lateral_arrays(), found)))
+
+    @classmethod
+    def from_minisoms(
+        cls,
+        soms: list[Any],
+        data: list[Any] | None = None,
+        labelled: list[Labelled | None] | None = None,
+        **options: Any,
+    ) -> Any:
+        """A layer over trained `minisom.MiniSom`s (their grids and codebooks; one distance): pair
+        matrices from `data` and labels from `labelled` when given. `options`: source, combine,
+        iterations, output, betas."""
+        states = [som_core.minisom_state(som) for som in soms]
+        settings = make_settings([state['grid'] for state in states], states[0]['distance'], **options)
+        layer = cls.from_settings(settings, [state['codebook'] for state in states])
+        if data is not None:
+            layer.fit_laterals(data)
+        return layer.label_units(labelled) if labelled is not None else layer
+
+    @classmethod
+    def from_settings(cls, settings: ReSOMMapsSettings, codebooks: list[np.ndarray]) -> Any:
+        raise NotImplementedError
+
+
+def arguments(settings: ReSOMMapsSettings) -> dict[str, Any]:
+    """The constructor arguments of a framework ReSOMMaps with these settings (its get_config too)."""
+    return {
+        'grids': [list(m.grid) for m in settings.maps],
+        'distance': settings.maps[0].distance,
+        'source': settings.source,
+        'combine': settings.combine,
+        'iterations': settings.iterations,
+        'output': settings.output,
+        'betas': [m.beta for m in settings.maps],
+    }
