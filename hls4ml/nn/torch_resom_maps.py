@@ -53,7 +53,8 @@ def resom_maps_forward(
         if source == 'all':
             lateral = torch.cat(activities, 1) @ matrix  # symmetric: row u is unit u's lateral weights
         else:
-            lateral = sum(matrix[start + first_largest(a)] for start, a in zip(starts, activities, strict=True))
+            rows = [matrix[start + first_largest(a)] for start, a in zip(starts, activities, strict=True)]
+            lateral = torch.stack(rows).sum(0)
         activities = [
             combined(a, lateral[:, start : start + a.shape[1]], combine)
             for a, start in zip(activities, starts, strict=True)
