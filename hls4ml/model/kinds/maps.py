@@ -115,6 +115,9 @@ class Maps:
         precision_rule=precision_resom_maps.resom_maps,
         reference=_resom_maps_reference,
         weights=('codebook_0', 'codebook_1', 'lateral_0_1', 'labels'),  # and codebook_m, lateral_i_j for m, j > 1
+        # the distances, activities, lateral sums, labels and indices stay exact under a Model or layer
+        # default precision (the weights take it); a setting naming the variable still overrides
+        exact_types=('accum', 'lateral_accum', 'activity', 'label', 'result'),
         settings=('reuse_factor', 'table_size'),
         weight_shapes=shapes.resom_maps_weights,
         choices={

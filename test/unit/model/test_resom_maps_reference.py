@@ -250,3 +250,19 @@ def test_transposed_and_listed_matrices_are_the_same_layer() -> None:
     flipped = {(j, i): values.T for (i, j), values in matrices.items()}
     transposed, _ = resom_maps_graph(codebooks, units, flipped, output='activities')
     np.testing.assert_array_equal(_interpreted(listed, inputs), _interpreted(transposed, inputs))
+
+
+def test_a_model_precision_keeps_the_internal_types_exact() -> None:
+    """{'Model': {'Precision': 'fixed<16,6>'}} reaches the inputs and weights only; a layer setting that
+    names a variable still overrides it."""
+    units, codebooks, matrices, inputs = _random_maps(3, 6)
+    graph, _ = resom_maps_graph(codebooks, units, matrices, output='index', betas=0.5)
+    config = create_config('unused', 'myproject', 'Vitis')
+    config['HLSConfig'] = {'Model': {'Precision': 'fixed<16,6>'}}
+    types = ModelGraph(config, graph).graph.layers['resom'].types
+    assert str(types['codebook']) == 'fixed<16,6>' and str(types['activity']) == 'ufixed<16,1>'
+    assert str(types['result']) == 'ufixed<4,4>'  # indices 0 .. 12
+    assert types['accum'].fractional == 20 and not types['accum'].signed  # squares of 10-bit differences
+    graph, _ = resom_maps_graph(codebooks, units, matrices, output='index', betas=0.5)
+    config['HLSConfig']['LayerName'] = {'resom': {'Precision': {'activity': 'ufixed<10,1>'}}}
+    assert str(ModelGraph(config, graph).graph.layers['resom'].types['activity']) == 'ufixed<10,1>'
