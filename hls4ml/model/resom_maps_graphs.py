@@ -87,7 +87,8 @@ def _labels(matrices: dict, labels: list[Any] | None, units: list[int]) -> np.nd
     return every
 
 
-def _betas(betas: float | list[float], count: int) -> tuple[float, ...]:
+def map_betas(betas: float | list[float], count: int) -> tuple[float, ...]:
+    """One beta per map from one number or a list of `count` numbers, each finite and positive."""
     given = list(betas) if isinstance(betas, (list, tuple, np.ndarray)) else [betas] * count
     values = tuple(float(beta) for beta in given)
     if len(values) != count or not all(np.isfinite(beta) and beta > 0 for beta in values):
@@ -121,7 +122,7 @@ def resom_maps_graph(
     per map, None for a map labelled by divergence."""
     books = _checked(codebooks, grids)
     units = [book.shape[0] for book in books]
-    matrices, beta = pair_matrices(laterals, units), _betas(betas, len(books))
+    matrices, beta = pair_matrices(laterals, units), map_betas(betas, len(books))
     if len(books) == 2 and pair_kind:
         given = labels or [None, None]
         return resom_graph(
@@ -180,7 +181,7 @@ def hebbian_laterals(
     trained MiniSoms; `data`: one (n_samples, n_in) array per map, the same samples in the same order."""
     if len(codebooks) != len(data) or len(codebooks) < 2:
         raise ValueError(f'ReSOM: {len(codebooks)} codebooks and {len(data)} data arrays; expected one per map (>= 2)')
-    beta = _betas(betas, len(codebooks))
+    beta = map_betas(betas, len(codebooks))
     return {
         (i, j): hebbian_lateral(
             (codebooks[i], codebooks[j]), (data[i], data[j]), rule, rate, (beta[i], beta[j]), distance, keep

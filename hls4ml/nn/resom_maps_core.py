@@ -17,7 +17,13 @@ import numpy as np
 
 from hls4ml.model.kinds import RESOM_COMBINES, RESOM_OUTPUTS, RESOM_SOURCES
 from hls4ml.model.reference.resom_maps import block_matrix, offsets, pairs
-from hls4ml.model.resom_maps_graphs import divergent_map_labels, hebbian_laterals, pair_matrices, resom_maps_graph
+from hls4ml.model.resom_maps_graphs import (
+    divergent_map_labels,
+    hebbian_laterals,
+    map_betas,
+    pair_matrices,
+    resom_maps_graph,
+)
 from hls4ml.nn import som_core
 from hls4ml.nn.resom_core import Labelled, _numpy, normalised_combination
 from hls4ml.nn.som_core import SOMSettings, som_forward, unit_labels
@@ -72,9 +78,12 @@ def make_settings(
     where: str = 'ReSOM',
 ) -> ReSOMMapsSettings:
     """Checked settings of M = len(grids) maps; errors name `where` and the bad value."""
-    given = list(betas) if isinstance(betas, (list, tuple, np.ndarray)) else [betas] * len(grids)
-    if len(grids) < 2 or len(given) != len(grids):
-        raise ValueError(f'{where}: {len(grids)} grids and {len(given)} betas; expected at least 2 maps, one beta each')
+    if len(grids) < 2:
+        raise ValueError(f'{where}: {len(grids)} grids; expected at least 2 maps')
+    try:
+        given = map_betas(betas, len(grids))
+    except ValueError as error:
+        raise ValueError(f'{where}: {str(error).removeprefix("ReSOM: ")}') from error
     maps = tuple(
         som_core.make_settings(grid, distance, 'activities', 'rectangular', beta, f'{where} (map {index})')
         for index, (grid, beta) in enumerate(zip(grids, given, strict=True))

@@ -266,3 +266,16 @@ def test_a_model_precision_keeps_the_internal_types_exact() -> None:
     graph, _ = resom_maps_graph(codebooks, units, matrices, output='index', betas=0.5)
     config['HLSConfig']['LayerName'] = {'resom': {'Precision': {'activity': 'ufixed<10,1>'}}}
     assert str(ModelGraph(config, graph).graph.layers['resom'].types['activity']) == 'ufixed<10,1>'
+
+
+@pytest.mark.parametrize('output', ['label', 'index', 'winners', 'activities'])
+def test_two_map_float_model_is_the_resom_float_model(output: str) -> None:
+    from hls4ml.nn import resom_core
+
+    units, codebooks, matrices, inputs = _random_maps(2, 8)
+    labels = np.arange(10) % 4
+    options = {'source': 'bmu', 'combine': 'sum', 'iterations': 2, 'output': output}
+    pair = resom_core.make_settings(units[0], units[1], beta_x=0.5, beta_y=0.3, **options)
+    general = make_settings(units, betas=[0.5, 0.3], **options)
+    expected = resom_core.resom_forward(*inputs, *codebooks, matrices[(0, 1)], labels, pair)
+    np.testing.assert_array_equal(resom_maps_forward(inputs, codebooks, matrices, labels, general), expected)
