@@ -88,7 +88,15 @@ def one_seed(seed: int, args: argparse.Namespace) -> dict[str, float]:
     return results
 
 
-def firmware(soms, parts, labels, test, truth, args, seed) -> dict[str, float]:
+def firmware(
+    soms: list[MiniSom],
+    parts: dict,
+    labels: list[np.ndarray],
+    test: list[np.ndarray],
+    truth: np.ndarray,
+    args: argparse.Namespace,
+    seed: int,
+) -> dict[str, float]:
     """The three-map ReSOM compiled: its accuracy and its agreement with the float model."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
