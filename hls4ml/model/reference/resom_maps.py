@@ -56,7 +56,7 @@ def _concatenate(parts: list[FixedArray]) -> FixedArray:
 
 
 def _lateral(
-    matrix: FixedArray, activity: FixedArray, winners: list[np.ndarray], attributes: dict, accum
+    matrix: FixedArray, activity: FixedArray, winners: list[np.ndarray], attributes: dict, accum: FixedPrecisionType
 ) -> FixedArray:
     """(n_samples, N) lateral input of every unit: L a, or the sum of the winners' columns of L."""
     if attributes['source'] == 'all':
