@@ -611,6 +611,20 @@ class GraphBuilder:
         name = self._emit(origin, Kind.RESOM, [x.tensor, y.tensor], weights=weights, **attributes)
         return Value(name, self.graph.tensors[name].shape, (0,))
 
+    def resom_maps(
+        self, origin: Origin, values: list[Value], attributes: dict[str, Any], weights: dict[str, np.ndarray]
+    ) -> Value:
+        """M SOMs of vectors associated by one lateral matrix per pair; attributes and weights from
+        `hls4ml.nn.resom_maps_core.layer_parts`."""
+        for index, (value, width) in enumerate(zip(values, attributes['map_inputs'], strict=True)):
+            if value.rank != 1 or value.shape[0] != width:
+                raise UnsupportedOperation(
+                    f'{origin}: its map {index} of {width} inputs cannot take a tensor of shape {value.shape} '
+                    '(it takes vectors; flatten the input first)'
+                )
+        name = self._emit(origin, Kind.RESOM_MAPS, [value.tensor for value in values], weights=weights, **attributes)
+        return Value(name, self.graph.tensors[name].shape, (0,))
+
     def affine(
         self, origin: Origin, x: Value, scale: np.ndarray | float | None = None, bias: np.ndarray | float | None = None
     ) -> Value:

@@ -301,3 +301,32 @@ def resom_weights(layer: Layer) -> dict[str, Shape]:
     if attributes['output'] == 'label':
         shapes['labels'] = (n_x + n_y,)
     return shapes
+
+
+def resom_maps_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """ReSOM of M maps, input m (map_inputs[m],): (1,) label or global index, (M,) the per-map winners,
+    (sum of map_units,) the activities."""
+    attributes = layer.attributes
+    expected = [(width,) for width in attributes['map_inputs']]
+    if list(inputs) != expected:
+        raise _fail(layer, f'inputs {list(inputs)} do not match the codebooks, which expect {expected}')
+    for index, ((rows, cols), units) in enumerate(zip(attributes['grids'], attributes['map_units'], strict=True)):
+        if rows * cols != units:
+            raise _fail(layer, f'grid of map {index} {rows}x{cols} does not hold {units} units')
+    if attributes['iterations'] < 1:
+        raise _fail(layer, f'iterations must be at least 1, got {attributes["iterations"]}')
+    sizes = {'label': 1, 'index': 1, 'winners': len(expected)}
+    return (sizes.get(attributes['output'], sum(attributes['map_units'])),)
+
+
+def resom_maps_weights(layer: Layer) -> dict[str, Shape]:
+    """One codebook (map_units[m], map_inputs[m]) per map, one matrix lateral_i_j (map_units[i],
+    map_units[j]) per pair i < j, and with output 'label' the labels of every unit, map 0 first."""
+    units, widths = layer.attributes['map_units'], layer.attributes['map_inputs']
+    shapes: dict[str, Shape] = {f'codebook_{m}': (units[m], widths[m]) for m in range(len(units))}
+    for i in range(len(units)):
+        for j in range(i + 1, len(units)):
+            shapes[f'lateral_{i}_{j}'] = (units[i], units[j])
+    if layer.attributes['output'] == 'label':
+        shapes['labels'] = (sum(units),)
+    return shapes

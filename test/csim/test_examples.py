@@ -40,6 +40,18 @@ def test_resom_on_two_modalities(tmp_path, capsys) -> None:
     assert 'ReSOM, firmware' in capsys.readouterr().out
 
 
+def test_resom_on_three_modalities(tmp_path, capsys) -> None:
+    """Three maps beat every map alone on held-out images (mean of two seeds), and the firmware keeps the
+    float model's decisions."""
+    pytest.importorskip('minisom')
+    results = example('resom_three_modalities').main(['--output-dir', str(tmp_path / 'maps'), '--seeds', '2'])
+    alone = max(results[f'map {index} alone'][0] for index in range(3))
+    assert results['ReSOM 3 maps, float'][0] > alone
+    assert results['ReSOM 3 maps, firmware'][0] >= results['ReSOM 3 maps, float'][0] - 0.02
+    assert results['firmware = float'][0] >= 0.97
+    assert 'ReSOM 3 maps, firmware' in capsys.readouterr().out
+
+
 def test_hgq2_digits_is_bit_exact(tmp_path, capsys) -> None:
     """The HGQ2 model trained on digits converts with 0 differing outputs and keeps its accuracy."""
     pytest.importorskip('hgq')

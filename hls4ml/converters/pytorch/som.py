@@ -12,8 +12,10 @@ import numpy as np
 from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.registry import Step, constant, module_forwards, tensor
 from hls4ml.model.som_graphs import som_layer_parts
+from hls4ml.nn import resom_maps_core
 from hls4ml.nn.resom_core import layer_parts, make_settings
 from hls4ml.nn.torch_resom import resom_forward
+from hls4ml.nn.torch_resom_maps import resom_maps_forward
 from hls4ml.nn.torch_som import som_forward
 
 
@@ -77,3 +79,33 @@ def resom(
     except ValueError as error:
         raise step.refuse(str(error).removeprefix(f'{where}: ')) from error
     return step.builder.resom(step.origin, x, y, attributes, arrays)
+
+
+@module_forwards(resom_maps_forward)
+def resom_maps(
+    step: Step,
+    inputs: list[Any],
+    codebooks: list[Any],
+    matrix: Any,
+    labels: list[Any],
+    grids: list[tuple[int, int]],
+    distance: str,
+    source: str,
+    combine: str,
+    iterations: int,
+    output: str,
+    betas: list[float],
+) -> Value:
+    """One ReSOMMaps layer of M inputs; the checks of `resom_maps_core` (settings, the block matrix's
+    symmetry, shapes, NaN, negative lateral weights) name the module."""
+    values = [tensor(step, value, f'input {index}') for index, value in enumerate(inputs)]
+    where = str(step.origin)
+    books = [constant(step, book, f'codebook {index}') for index, book in enumerate(codebooks)]
+    unit_labels = np.concatenate([constant(step, part, f'labels {index}') for index, part in enumerate(labels)])
+    try:
+        settings = resom_maps_core.make_settings(grids, distance, source, combine, iterations, output, betas, where)
+        laterals = resom_maps_core.check_matrix(constant(step, matrix, 'the lateral matrix'), settings, where)
+        attributes, arrays = resom_maps_core.layer_parts(books, laterals, unit_labels, settings, where)
+    except ValueError as error:
+        raise step.refuse(str(error).removeprefix(f'{where}: ')) from error
+    return step.builder.resom_maps(step.origin, values, attributes, arrays)

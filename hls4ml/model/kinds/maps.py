@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from hls4ml.model import precision_maps, reference
+from hls4ml.model import precision_maps, precision_resom_maps, reference
 from hls4ml.model import shape_rules as shapes
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds.record import PRODUCT_KEYS, KindRecord, weights_of
+from hls4ml.model.kinds.record import COMMON_KEYS, PRODUCT_KEYS, KindRecord, weights_of
+from hls4ml.model.reference import resom_maps as maps_reference
 from hls4ml.model.reference.resom import layer_setup as resom_setup
 from hls4ml.model.reference.som import SOM_TOPOLOGIES
 
@@ -26,6 +27,8 @@ RESOM_SOURCES = ('all', 'bmu')
 RESOM_COMBINES = ('product', 'sum')
 RESOM_OUTPUTS = ('label', 'index', 'winners', 'activities')
 RESOM_TYPES = ('accum_x', 'accum_y', 'codebook_x', 'codebook_y', 'lateral', 'lateral_accum', 'activity', 'label')
+# ReSOMMaps: M >= 2 maps; one accumulator, codebook and lateral type shared by every map and pair
+RESOM_MAPS_TYPES = ('accum', 'codebook', 'lateral', 'lateral_accum', 'activity', 'label')
 
 
 class Maps:
@@ -83,6 +86,41 @@ class Maps:
         weights=('codebook_x', 'codebook_y', 'lateral', 'labels'),
         settings=('reuse_factor', 'strategy', 'table_size'),
         weight_shapes=shapes.resom_weights,
+        choices={
+            'distance': RESOM_DISTANCES,
+            'source': RESOM_SOURCES,
+            'combine': RESOM_COMBINES,
+            'output': RESOM_OUTPUTS,
+        },
+    )
+
+    # ---- ReSOMMaps: M >= 2 SOMs (inputs 0 .. M-1), one lateral matrix per pair; table_size: every table --
+
+    @staticmethod
+    def _resom_maps_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        types, tables = maps_reference.layer_setup(layer, family)
+        n_maps = len(layer.attributes['map_units'])
+        weights = {
+            f'codebook_{m}': quantize(layer.weights[f'codebook_{m}'], layer.types['codebook'], family)
+            for m in range(n_maps)
+        }
+        weights['matrix'] = maps_reference.layer_matrix(layer, family)
+        weights['labels'] = quantize(layer.weights.get('labels', np.zeros(1)), layer.types['label'], family)
+        return maps_reference.resom_maps(list(inputs), weights, layer.attributes, types, tables)
+
+    RESOM_MAPS = KindRecord(
+        'ReSOMMaps',
+        types={'result': 'auto', **dict.fromkeys(RESOM_MAPS_TYPES, 'auto')},
+        config_keys=(*COMMON_KEYS, 'ReuseFactor', 'TableSize'),
+        output_shape=shapes.resom_maps_shape,
+        precision_rule=precision_resom_maps.resom_maps,
+        reference=_resom_maps_reference,
+        weights=('codebook_0', 'codebook_1', 'lateral_0_1', 'labels'),  # and codebook_m, lateral_i_j for m, j > 1
+        # the distances, activities, lateral sums, labels and indices stay exact under a Model or layer
+        # default precision (the weights take it); a setting naming the variable still overrides
+        exact_types=('accum', 'lateral_accum', 'activity', 'label', 'result'),
+        settings=('reuse_factor', 'table_size'),
+        weight_shapes=shapes.resom_maps_weights,
         choices={
             'distance': RESOM_DISTANCES,
             'source': RESOM_SOURCES,

@@ -1,0 +1,48 @@
+"""The rule of the M-map ReSOM (hls4ml/estimate/kinds_resom_maps.py): with two maps it counts the
+lateral products as the two-map ReSOM's rule does (two constant products per non-zero entry of H), a
+third map adds its pairs' products, a pruned pair costs nothing, and every output is modelled."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_estimate_maps import CODEBOOK_X, CODEBOOK_Y, LATERAL, graph_model, resom_model, rule_model, shapes
+
+from hls4ml.converters.resom import resom_maps_graph
+
+CODEBOOK_Z = np.array([[0.5, 0.5], [0.25, 1.0], [1.0, 0.0]])  # a 1 x 3 map of 2 inputs
+
+
+def maps_model(count: int = 3, laterals: dict | None = None, **options):
+    codebooks, grids = [CODEBOOK_X, CODEBOOK_Y, CODEBOOK_Z][:count], [(2, 2), (2, 3), (1, 3)][:count]
+    matrices = laterals or {(0, 1): LATERAL, (0, 2): np.full((4, 3), 0.5), (1, 2): np.eye(6, 3)}
+    matrices = {pair: values for pair, values in matrices.items() if max(pair) < count}
+    labels = [np.arange(4) % 2, *([None] * (count - 1))]
+    graph, origin = resom_maps_graph(codebooks, grids, matrices, labels, pair_kind=False, **options)
+    return graph_model(graph, origin)
+
+
+def _lateral_products(model) -> list:
+    """The constant products by H (multipliers with a known digit count)."""
+    return sorted(m for m in shapes(rule_model(model, 'resom').cost.multipliers) if m[3] != 0)
+
+
+def test_two_maps_count_the_lateral_products_of_the_two_map_resom() -> None:
+    assert _lateral_products(maps_model(2)) == _lateral_products(resom_model(output='label'))
+
+
+def test_a_third_map_adds_its_pairs_and_a_pruned_pair_costs_nothing() -> None:
+    two, three = rule_model(maps_model(2), 'resom'), rule_model(maps_model(3), 'resom')
+    assert three.cost.multiplier_count > two.cost.multiplier_count
+    assert three.cost.adder_bits > two.cost.adder_bits
+    pruned = {(0, 1): LATERAL, (0, 2): np.zeros((4, 3)), (1, 2): np.zeros((6, 3))}
+    assert _lateral_products(maps_model(3, pruned)) == _lateral_products(maps_model(2))
+    assert '3 maps, 1 unrolled round(s)' in three.notes[0] and '13 divisions' in three.notes[0]
+
+
+@pytest.mark.parametrize('source', ['all', 'bmu'])
+def test_every_output_is_modelled(source: str) -> None:
+    for output in ('label', 'index', 'winners', 'activities'):
+        estimate = maps_model(3, source=source, output=output, combine='sum').estimate()
+        (layer,) = [layer for layer in estimate.layers if layer.kind == 'ReSOMMaps']
+        assert layer.modelled and layer.coarse and layer.resources['LUT'].low > 0, layer.notes
