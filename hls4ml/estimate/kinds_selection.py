@@ -33,7 +33,12 @@ from hls4ml.estimate.primitives import (
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants
+from hls4ml.model.reference.soft_topk import (
+    SoftTopKTypes,
+    is_power_of_two,
+    layer_soft_topk_types,
+    soft_topk_constants,
+)
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -63,7 +68,7 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3)  # the k-th and (k+1)-th keys
     cost.logic_bits += n * (rank + result) + 2 * threshold  # the hard top-k and the fast-path test
     cost.adder_bits += 2 * threshold  # the gap (mask) and the bracket's low end
-    scaled = _soft_topk_constants(cost, layer, types.param, (key, threshold, n, iterations))
+    scaled = _soft_topk_constants(cost, layer, types, (key, threshold, n, iterations))
     # bisection: the midpoint, n clipped differences summed, the budget test, the bracket update
     cost.adder_bits += iterations * (threshold + n * (threshold + total))
     cost.logic_bits += iterations * (2 * n * threshold + total + 2 * threshold)
@@ -89,20 +94,24 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
 
 
 def _soft_topk_constants(
-    cost: Cost, layer: Layer, param: FixedPrecisionType, sizes: tuple[int, int, int, int]
+    cost: Cost, layer: Layer, types: SoftTopKTypes, sizes: tuple[int, int, int, int]
 ) -> list[Multiplier]:
-    """The constant products of the magnitude form (l and 1 / l are powers of two: shifts): the fast
-    path's (1 + l) and 1 / (1 + l), the budget k l per step, the ramp (1 + l) / l per output."""
+    """The constant products with the firmware's l (shifts when l is a power of two): the mask's 1 / l
+    per output; the magnitude form's (1 + l) and 1 / (1 + l) of the fast path, l and k l per step, the
+    ramp (1 + l) / l per output."""
     key, threshold, n, iterations = sizes
-    if layer.attributes['mode'] != 'magnitude':
-        return []
-    constants = soft_topk_constants(layer.attributes['k'], layer.attributes['l'])
+    constants = soft_topk_constants(layer.attributes['k'], types.strength)
 
     def raw(name: str) -> list[int]:
-        return raw_values(np.array([constants[name]]), param)
+        return raw_values(np.array([constants[name]]), types.param)
 
+    exact = is_power_of_two(types.strength)  # l, 1 / l: shifts
+    if layer.attributes['mode'] != 'magnitude':
+        multipliers = [] if exact else constant_multipliers(raw('inv_l'), threshold, n)
+        cost.add_multipliers(multipliers)
+        return multipliers
     multipliers = constant_multipliers(raw('one_plus_l') + raw('inv_one_plus_l'), key)
-    multipliers += constant_multipliers(raw('k_l'), threshold, iterations)
+    multipliers += constant_multipliers(([] if exact else raw('l')) + raw('k_l'), threshold, iterations)
     multipliers += constant_multipliers(raw('ramp'), threshold, n)
     cost.add_multipliers(multipliers)
     return multipliers

@@ -21,6 +21,8 @@ LAYERS = (  # name, k, l, mode, iterations
     ('mask', 2, 0.25, 'mask', 12),
     ('mask_wide', 3, 2.0, 'mask', 8),
     ('magnitude', 3, 0.5, 'magnitude', 10),
+    ('mask_any_l', 2, 0.3, 'mask', 12),  # l not a power of two: the firmware's l is l rounded finely
+    ('magnitude_any_l', 2, 0.3, 'magnitude', 12),
 )
 
 
@@ -40,7 +42,8 @@ def _inputs() -> np.ndarray:
     rng = np.random.default_rng(0)
     smooth = rng.normal(0, 1, (40, N))
     ties = rng.integers(-3, 4, (20, N)) / 2
-    return np.concatenate([smooth, ties, 4 * smooth[:10]])
+    rows = np.round(np.concatenate([smooth, ties, 4 * smooth[:10]]) * 256) / 256  # on the fixed<12,4> grid
+    return np.concatenate([rows, -rows])  # the second half mirrors the first (sign symmetry)
 
 
 @pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
@@ -58,3 +61,8 @@ def test_soft_topk_bit_exact_and_within_bound(tmp_path, backend: str, io_type: s
         polished, bracket = soft_topk_error_bound(types, layer.types['result'], strength, mode)
         exact = (soft_topk_mask_exact if mode == 'mask' else soft_topk_magnitude_exact)(quantized, k, strength)
         assert np.abs(output - exact).max() <= polished + bracket * 2.0**-iterations, name
+        if mode == 'magnitude':  # out(-x) = -out(x) bit for bit where -x is the negated quantized x
+            half = len(x) // 2
+            mirrored = np.all(quantized[half:] == -quantized[:half], axis=1)
+            assert mirrored.mean() > 0.5
+            np.testing.assert_array_equal(output[half:][mirrored], -output[:half][mirrored], err_msg=name)
