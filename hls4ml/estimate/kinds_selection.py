@@ -38,7 +38,9 @@ from hls4ml.model.reference.soft_topk import (
     is_power_of_two,
     layer_soft_topk_types,
     soft_topk_constants,
+    soft_topk_power,
 )
+from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER, layer_soft_topk_cubic_types
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -58,6 +60,8 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     source = ctx.graph.input_type(layer)
     if not isinstance(source, FixedPrecisionType):
         raise TypeError(f'soft top-k of a {source} input')
+    if soft_topk_power(attributes.get('p', 2.0), attributes['mode']) == CUBIC_POWER:
+        return _soft_topk_cubic(layer, ctx, source)
     types = layer_soft_topk_types(layer, source)
     key, threshold, total = types.keys.width, types.threshold.width, types.sum.width
     result, rank = ctx.type_bits(layer, 'result'), index_bits(n)
@@ -91,6 +95,36 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
     notes = [f'{iterations} unrolled bisection steps of {n} clipped differences; {threshold}-bit thresholds']
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
+
+
+def _soft_topk_cubic(layer: Layer, ctx: RuleContext, source: FixedPrecisionType) -> LayerModel:
+    """p = 4/3: the ranking and fast path as p = 2, then per bisection step and for the outputs n units
+    of a difference, a product with 1 / l (a shift for l = 2^e), a square and a cube; no polish."""
+    attributes = layer.attributes
+    n, iterations = attributes['n_in'], int(attributes['iterations'])
+    types = layer_soft_topk_cubic_types(layer, source)
+    key, threshold, total = types.keys.width, types.threshold.width, types.sum.width
+    ramp, cube, result, rank = types.ramp.width, types.cube.width, ctx.type_bits(layer, 'result'), index_bits(n)
+    cost = Cost(register_bits=Range.exact(n * result))
+    _ranking(cost, n, key)
+    cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3) + n * (rank + result) + 2 * threshold
+    cost.adder_bits += 2 * threshold
+    units = (iterations + 1) * n  # the cube units of every step and of the outputs
+    scale = (
+        []
+        if is_power_of_two(types.strength)
+        else constant_multipliers(raw_values(np.array([1 / types.strength]), types.param), threshold, units)
+    )
+    powers = [Multiplier(units, ramp, ramp), Multiplier(units, cube, ramp)]
+    cost.add_multipliers(scale + powers)
+    cost.adder_bits += units * threshold + iterations * (threshold + n * total)
+    cost.logic_bits += units * (2 * threshold + cube) + iterations * (total + 2 * threshold)
+    unit = ctx.add_ns(threshold) + ctx.multiply_ns(scale) + ctx.multiply_ns(powers[:1]) + ctx.multiply_ns(powers[1:])
+    step = unit + ctx.add_ns(total, tree_levels(n)) + ctx.compare_ns(total)
+    chain = _ranking_ns(ctx, n, key) + ctx.compare_ns(threshold) + step.scale(iterations) + unit
+    latency, interval = pipelined(ctx.cycles(chain), int(attributes.get('reuse_factor', 1)))
+    notes = [f'p = 4/3: {iterations} unrolled bisection steps of {n} cubes ({2 * units} multipliers)']
+    return LayerModel(cost, ctx.vector_latency(latency), interval, ctx.cycles(chain), notes, coarse=True)
 
 
 def _soft_topk_constants(

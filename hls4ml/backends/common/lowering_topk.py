@@ -11,7 +11,17 @@ from hls4ml.backends.common.tables import emit_tables
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.layer_tables import layer_tables
-from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants, soft_topk_reciprocals
+from hls4ml.model.reference.soft_topk import (
+    layer_soft_topk_types,
+    soft_topk_constants,
+    soft_topk_power,
+    soft_topk_reciprocals,
+)
+from hls4ml.model.reference.soft_topk_cubic import (
+    CUBIC_POWER,
+    layer_soft_topk_cubic_types,
+    soft_topk_cubic_constants,
+)
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -25,6 +35,8 @@ def _input_type(layer: Layer, context: LoweringContext) -> FixedPrecisionType:
 def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
     """The internal types from `soft_topk_types`, the firmware's l and its derived constants as
     doubles, the reciprocal table of the polish as a constant array."""
+    if soft_topk_power(layer.attributes.get('p', 2.0), layer.attributes['mode']) == CUBIC_POWER:
+        return _lower_soft_topk_cubic(layer, context)
     impl = context.start(layer, 'nnet_softtopk.h', 'nnet::soft_topk_config', 'nnet::soft_topk')
     attributes, index = layer.attributes, context.index[layer.name]
     k, mode = attributes['k'], attributes['mode']
@@ -53,6 +65,24 @@ def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
         const_array(name, types.recip.spelling(context.family), values, types.recip, context.family, where)
     )
     impl.arguments.append(name)
+    return impl
+
+
+def _lower_soft_topk_cubic(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """p = 4/3: the types of `soft_topk_cubic_types`, the firmware's l and 1 / l as doubles; no table."""
+    impl = context.start(layer, 'nnet_softtopk_cubic.h', 'nnet::soft_topk_cubic_config', 'nnet::soft_topk_cubic')
+    types = layer_soft_topk_cubic_types(layer, _input_type(layer, context))
+    impl.statics += [
+        ('unsigned', 'k', str(layer.attributes['k'])),
+        ('unsigned', 'iterations', str(layer.attributes['iterations'])),
+        ('bool', 'magnitude', 'false'),
+        ('unsigned', 'io_type', context.io_type),
+    ]
+    constants = soft_topk_cubic_constants(types.strength)
+    impl.statics += [('constexpr double', name, repr(value)) for name, value in constants.items()]
+    for alias in ('keys', 'threshold', 'param', 'ramp', 'cube', 'sum'):
+        precision: FixedPrecisionType = getattr(types, alias)
+        impl.typedefs.append((f'{"abs" if alias == "keys" else alias}_t', precision.spelling(context.family)))
     return impl
 
 

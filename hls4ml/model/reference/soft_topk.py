@@ -88,7 +88,7 @@ def _bits(value: int) -> int:
     return max(int(value).bit_length(), 1)
 
 
-def _strength_exponents(strength: float) -> tuple[int, int, int]:
+def strength_exponents(strength: float) -> tuple[int, int, int]:
     """(floor log2 l, ceil log2 l, the larger of ceil log2 l and -floor log2 l): equal exponents for 2^e."""
     below, above = math.floor(math.log2(strength)), math.ceil(math.log2(strength))
     return below, above, max(above, -below)
@@ -107,7 +107,7 @@ def soft_topk_types(
     fraction, whole = source.fractional, source.integer
     strength_fraction = strength_bits(strength, result, whole, mode)
     strength = firmware_strength(check_strength(strength), strength_fraction)
-    below, above, spread = _strength_exponents(strength)
+    below, above, spread = strength_exponents(strength)
     if mode == 'mask':
         keys = source
         threshold_fraction = max(max(fraction, strength_fraction, 1) + iterations + 1, result.fractional - below + 4)
@@ -336,7 +336,7 @@ def layer_soft_topk_types(layer: Layer, source: FixedPrecisionType) -> SoftTopKT
     attributes, result = layer.attributes, layer.types['result']
     assert isinstance(result, FixedPrecisionType)
     if soft_topk_power(attributes.get('p', 2.0), attributes['mode']) != 1:
-        raise ValueError(f'{layer.describe()}: the firmware of p = {attributes.get("p")} is not written yet')
+        raise ValueError(f'{layer.describe()}: p = {attributes.get("p")} has the types of soft_topk_cubic.py')
     return soft_topk_types(
         source,
         result,
