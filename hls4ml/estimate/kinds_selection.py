@@ -98,10 +98,10 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
 
 
 def _soft_topk_cubic(layer: Layer, ctx: RuleContext, source: FixedPrecisionType) -> LayerModel:
-    """p = 4/3: the ranking and fast path as p = 2, then per bisection step and for the outputs n units
-    of a difference, a product with 1 / l (a shift for l = 2^e), a square and a cube; no polish."""
+    """p = 4/3: z = x (1 / l) (n constant products, shifts for l = 2^e), the ranking and fast path as
+    p = 2, then per bisection step and for the outputs n units of a difference, a square and a cube."""
     attributes = layer.attributes
-    n, iterations = attributes['n_in'], int(attributes['iterations'])
+    n, iterations, strength = attributes['n_in'], int(attributes['iterations']), attributes['l']
     types = layer_soft_topk_cubic_types(layer, source)
     key, threshold, total = types.keys.width, types.threshold.width, types.sum.width
     ramp, cube, result, rank = types.ramp.width, types.cube.width, ctx.type_bits(layer, 'result'), index_bits(n)
@@ -109,19 +109,20 @@ def _soft_topk_cubic(layer: Layer, ctx: RuleContext, source: FixedPrecisionType)
     _ranking(cost, n, key)
     cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3) + n * (rank + result) + 2 * threshold
     cost.adder_bits += 2 * threshold
-    units = (iterations + 1) * n  # the cube units of every step and of the outputs
     scale = (
         []
-        if is_power_of_two(types.strength)
-        else constant_multipliers(raw_values(np.array([1 / types.strength]), types.param), threshold, units)
+        if is_power_of_two(strength)
+        else constant_multipliers(raw_values(np.array([1 / strength]), types.param), source.width, n)
     )
+    units = (iterations + 1) * n  # the cube units of every step and of the outputs
     powers = [Multiplier(units, ramp, ramp), Multiplier(units, cube, ramp)]
     cost.add_multipliers(scale + powers)
     cost.adder_bits += units * threshold + iterations * (threshold + n * total)
     cost.logic_bits += units * (2 * threshold + cube) + iterations * (total + 2 * threshold)
-    unit = ctx.add_ns(threshold) + ctx.multiply_ns(scale) + ctx.multiply_ns(powers[:1]) + ctx.multiply_ns(powers[1:])
+    unit = ctx.add_ns(threshold) + ctx.multiply_ns(powers[:1]) + ctx.multiply_ns(powers[1:])
     step = unit + ctx.add_ns(total, tree_levels(n)) + ctx.compare_ns(total)
-    chain = _ranking_ns(ctx, n, key) + ctx.compare_ns(threshold) + step.scale(iterations) + unit
+    chain = ctx.multiply_ns(scale) + _ranking_ns(ctx, n, key) + ctx.compare_ns(threshold)
+    chain = chain + step.scale(iterations) + unit
     latency, interval = pipelined(ctx.cycles(chain), int(attributes.get('reuse_factor', 1)))
     notes = [f'p = 4/3: {iterations} unrolled bisection steps of {n} cubes ({2 * units} multipliers)']
     return LayerModel(cost, ctx.vector_latency(latency), interval, ctx.cycles(chain), notes, coarse=True)

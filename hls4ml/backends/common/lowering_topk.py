@@ -69,7 +69,7 @@ def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
 
 
 def _lower_soft_topk_cubic(layer: Layer, context: LoweringContext) -> LayerImpl:
-    """p = 4/3: the types of `soft_topk_cubic_types`, the firmware's l and 1 / l as doubles; no table."""
+    """p = 4/3: the types of `soft_topk_cubic_types`, 1 / l as a double; no table."""
     impl = context.start(layer, 'nnet_softtopk_cubic.h', 'nnet::soft_topk_cubic_config', 'nnet::soft_topk_cubic')
     types = layer_soft_topk_cubic_types(layer, _input_type(layer, context))
     impl.statics += [
@@ -78,7 +78,7 @@ def _lower_soft_topk_cubic(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('bool', 'magnitude', 'false'),
         ('unsigned', 'io_type', context.io_type),
     ]
-    constants = soft_topk_cubic_constants(types.strength)
+    constants = soft_topk_cubic_constants(layer.attributes['l'])
     impl.statics += [('constexpr double', name, repr(value)) for name, value in constants.items()]
     for alias in ('keys', 'threshold', 'param', 'ramp', 'cube', 'sum'):
         precision: FixedPrecisionType = getattr(types, alias)
