@@ -18,7 +18,7 @@ import numpy as np
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Layer
 from hls4ml.model.reference.arrays import as_samples, constant, integer, select, take
-from hls4ml.model.types import FixedPrecisionType
+from hls4ml.model.types import FixedPrecisionType, SaturationMode
 
 # sparse soft top-k, p = 2 (docs/topk.md): the soft mask in [0, 1], or x scaled towards 0 by magnitude
 SOFT_TOPK_MODES = ('mask', 'magnitude')
@@ -139,9 +139,11 @@ def soft_topk_types(
 
 def unsigned_twin(result: FixedPrecisionType) -> FixedPrecisionType:
     """The result type without its sign: same bits and modes, so |out| = 2^(I-1) (the most negative
-    input passed through) fits, and -|out| rounds exactly as |out| does."""
+    input passed through) fits, and -|out| rounds exactly as |out| does. (WRAP_SM, signed only,
+    becomes WRAP: a magnitude below 2^(I-1) never wraps.)"""
+    saturation = SaturationMode.WRAP if result.saturation_mode is SaturationMode.WRAP_SM else result.saturation_mode
     return FixedPrecisionType(
-        result.width, result.integer, False, result.rounding_mode, result.saturation_mode, result.saturation_bits
+        result.width, result.integer, False, result.rounding_mode, saturation, result.saturation_bits
     )
 
 

@@ -49,3 +49,11 @@ def test_soft_topk_layers_p_four_thirds_and_any_l(tmp_path, io_type: str) -> Non
         layer = model.graph.layers[name]
         bound = layer_error_bound(layer, model.graph.input_type(layer)) + 1e-4  # + the layer's float32
         assert np.abs(output - framework).max() <= bound, name
+
+
+def test_settings_survive_the_layer_config() -> None:
+    layer = SparseSoftTopK(k=2, l=0.3, p=4 / 3, iterations=14, name='cubic')
+    again = SparseSoftTopK.from_config(layer.get_config())
+    assert (again.k, again.l, again.p, again.mode, again.iterations) == (2, 0.3, 4 / 3, 'mask', 14)
+    with pytest.raises(ValueError, match="p=1.3333333333333333 with mode 'magnitude'"):
+        SparseSoftTopK(k=2, p=4 / 3, mode='magnitude')
