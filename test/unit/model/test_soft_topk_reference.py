@@ -162,7 +162,13 @@ def test_bad_parameters_are_refused() -> None:
 
 # ---- sign symmetry (B.4) and any positive l ------------------------------------------------------
 
-SIGNED_RESULTS = ['fixed<20,6>', 'fixed<12,6>', 'fixed<12,6,RND,SAT>', 'fixed<10,4,RND_CONV,WRAP>', 'fixed<12,6,RND,WRAP_SM>']
+SIGNED_RESULTS = [
+    'fixed<20,6>',
+    'fixed<12,6>',
+    'fixed<12,6,RND,SAT>',
+    'fixed<10,4,RND_CONV,WRAP>',
+    'fixed<12,6,RND,WRAP_SM>',
+]
 
 
 @pytest.mark.parametrize('result', SIGNED_RESULTS)
