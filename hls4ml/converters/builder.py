@@ -51,7 +51,7 @@ from hls4ml.model.kinds import (
     KindRecord,
 )
 from hls4ml.model.names import NameTable
-from hls4ml.model.reference.soft_topk import strength_exponent
+from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, check_strength, soft_topk_power
 from hls4ml.model.shape_rules import window_output
 from hls4ml.model.types import IntegerPrecisionType, PrecisionType
 
@@ -545,20 +545,29 @@ class GraphBuilder:
         return Value(name, self.graph.tensors[name].shape, (0,))
 
     def soft_topk(
-        self, origin: Origin, x: Value, k: int, strength: float, mode: str = 'mask', iterations: int = 12
+        self,
+        origin: Origin,
+        x: Value,
+        k: int,
+        strength: float,
+        mode: str = 'mask',
+        iterations: int = 12,
+        p: float = 2.0,
     ) -> Value:
-        """Sparse soft top-k (p = 2) of a vector: the soft mask or the magnitude form; the regularisation
-        strength (the spec's l) must be a power of two."""
+        """Sparse soft top-k of a vector: the soft mask or the magnitude form; the regularisation
+        strength (the spec's l) any positive number; p = 2 (a linear ramp) or 4/3 (a cubic ramp, mask)."""
         if x.rank != 1:
             raise UnsupportedOperation(f'{origin}: soft top-k of a tensor of shape {x.shape} (only vectors)')
-        strength = float(strength)
         try:
-            strength_exponent(strength)
+            strength = check_strength(strength)
         except ValueError as error:
             raise UnsupportedOperation(f'{origin}: {error}') from error
         if not 1 <= int(k) <= x.shape[0] or mode not in SOFT_TOPK_MODES:
             raise UnsupportedOperation(f'{origin}: soft top-k with k={k} of {x.shape[0]} values and mode {mode!r}')
+        if soft_topk_power(p, mode) is None:
+            raise UnsupportedOperation(f'{origin}: soft top-k with p={p} and mode {mode!r}: {SOFT_TOPK_P_CHOICES}')
         attributes: dict[str, Any] = {'n_in': x.shape[0], 'k': int(k), 'l': strength, 'mode': mode}
+        attributes['p'] = 2.0 if soft_topk_power(p, mode) == 1 else 4 / 3
         name = self._emit(origin, Kind.SOFT_TOPK, [x.tensor], iterations=int(iterations), **attributes)
         return Value(name, x.shape, (0,))
 

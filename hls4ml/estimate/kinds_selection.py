@@ -33,7 +33,14 @@ from hls4ml.estimate.primitives import (
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants
+from hls4ml.model.reference.soft_topk import (
+    SoftTopKTypes,
+    is_power_of_two,
+    layer_soft_topk_types,
+    soft_topk_constants,
+    soft_topk_power,
+)
+from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER, layer_soft_topk_cubic_types
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -53,6 +60,8 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     source = ctx.graph.input_type(layer)
     if not isinstance(source, FixedPrecisionType):
         raise TypeError(f'soft top-k of a {source} input')
+    if soft_topk_power(attributes.get('p', 2.0), attributes['mode']) == CUBIC_POWER:
+        return _soft_topk_cubic(layer, ctx, source)
     types = layer_soft_topk_types(layer, source)
     key, threshold, total = types.keys.width, types.threshold.width, types.sum.width
     result, rank = ctx.type_bits(layer, 'result'), index_bits(n)
@@ -63,7 +72,7 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3)  # the k-th and (k+1)-th keys
     cost.logic_bits += n * (rank + result) + 2 * threshold  # the hard top-k and the fast-path test
     cost.adder_bits += 2 * threshold  # the gap (mask) and the bracket's low end
-    scaled = _soft_topk_constants(cost, layer, types.param, (key, threshold, n, iterations))
+    scaled = _soft_topk_constants(cost, layer, types, (key, threshold, n, iterations))
     # bisection: the midpoint, n clipped differences summed, the budget test, the bracket update
     cost.adder_bits += iterations * (threshold + n * (threshold + total))
     cost.logic_bits += iterations * (2 * n * threshold + total + 2 * threshold)
@@ -88,21 +97,56 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
 
 
+def _soft_topk_cubic(layer: Layer, ctx: RuleContext, source: FixedPrecisionType) -> LayerModel:
+    """p = 4/3: z = x (1 / l) (n constant products, shifts for l = 2^e), the ranking and fast path as
+    p = 2, then per bisection step and for the outputs n units of a difference, a square and a cube."""
+    attributes = layer.attributes
+    n, iterations, strength = attributes['n_in'], int(attributes['iterations']), attributes['l']
+    types = layer_soft_topk_cubic_types(layer, source)
+    key, threshold, total = types.keys.width, types.threshold.width, types.sum.width
+    ramp, cube, result, rank = types.ramp.width, types.cube.width, ctx.type_bits(layer, 'result'), index_bits(n)
+    cost = Cost(register_bits=Range.exact(n * result))
+    _ranking(cost, n, key)
+    cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3) + n * (rank + result) + 2 * threshold
+    cost.adder_bits += 2 * threshold
+    scale = (
+        []
+        if is_power_of_two(strength)
+        else constant_multipliers(raw_values(np.array([1 / strength]), types.param), source.width, n)
+    )
+    units = (iterations + 1) * n  # the cube units of every step and of the outputs
+    powers = [Multiplier(units, ramp, ramp), Multiplier(units, cube, ramp)]
+    cost.add_multipliers(scale + powers)
+    cost.adder_bits += units * threshold + iterations * (threshold + n * total)
+    cost.logic_bits += units * (2 * threshold + cube) + iterations * (total + 2 * threshold)
+    unit = ctx.add_ns(threshold) + ctx.multiply_ns(powers[:1]) + ctx.multiply_ns(powers[1:])
+    step = unit + ctx.add_ns(total, tree_levels(n)) + ctx.compare_ns(total)
+    chain = ctx.multiply_ns(scale) + _ranking_ns(ctx, n, key) + ctx.compare_ns(threshold)
+    chain = chain + step.scale(iterations) + unit
+    latency, interval = pipelined(ctx.cycles(chain), int(attributes.get('reuse_factor', 1)))
+    notes = [f'p = 4/3: {iterations} unrolled bisection steps of {n} cubes ({2 * units} multipliers)']
+    return LayerModel(cost, ctx.vector_latency(latency), interval, ctx.cycles(chain), notes, coarse=True)
+
+
 def _soft_topk_constants(
-    cost: Cost, layer: Layer, param: FixedPrecisionType, sizes: tuple[int, int, int, int]
+    cost: Cost, layer: Layer, types: SoftTopKTypes, sizes: tuple[int, int, int, int]
 ) -> list[Multiplier]:
-    """The constant products of the magnitude form (l and 1 / l are powers of two: shifts): the fast
-    path's (1 + l) and 1 / (1 + l), the budget k l per step, the ramp (1 + l) / l per output."""
+    """The constant products with the firmware's l (shifts when l is a power of two): the mask's 1 / l
+    per output; the magnitude form's (1 + l) and 1 / (1 + l) of the fast path, l and k l per step, the
+    ramp (1 + l) / l per output."""
     key, threshold, n, iterations = sizes
-    if layer.attributes['mode'] != 'magnitude':
-        return []
-    constants = soft_topk_constants(layer.attributes['k'], layer.attributes['l'])
+    constants = soft_topk_constants(layer.attributes['k'], types.strength)
 
     def raw(name: str) -> list[int]:
-        return raw_values(np.array([constants[name]]), param)
+        return raw_values(np.array([constants[name]]), types.param)
 
+    exact = is_power_of_two(types.strength)  # l, 1 / l: shifts
+    if layer.attributes['mode'] != 'magnitude':
+        multipliers = [] if exact else constant_multipliers(raw('inv_l'), threshold, n)
+        cost.add_multipliers(multipliers)
+        return multipliers
     multipliers = constant_multipliers(raw('one_plus_l') + raw('inv_one_plus_l'), key)
-    multipliers += constant_multipliers(raw('k_l'), threshold, iterations)
+    multipliers += constant_multipliers(([] if exact else raw('l')) + raw('k_l'), threshold, iterations)
     multipliers += constant_multipliers(raw('ramp'), threshold, n)
     cost.add_multipliers(multipliers)
     return multipliers

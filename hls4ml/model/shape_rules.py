@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from hls4ml.model.ir import Layer
+from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, soft_topk_power
 
 Shape = tuple[int, ...]
 SOM_DENSE_DISTANCES = ('squared_euclidean', 'cosine')  # their BMU is the argmax of a Dense layer's outputs
@@ -130,21 +131,24 @@ def topk_shape(layer: Layer, inputs: list[Shape]) -> Shape:
 
 
 def soft_topk_shape(layer: Layer, inputs: list[Shape]) -> Shape:
-    """(n_in,): the soft mask or the scaled values; l must be a power of two, the search 1..64 steps."""
+    """(n_in,): the soft mask or the scaled values; l positive, p 2 or 4/3 (4/3: the mask only), the search
+    1..64 steps."""
     attributes = layer.attributes
     n_in, k, strength = attributes['n_in'], attributes['k'], attributes['l']
     if len(inputs[0]) != 1 or inputs[0][0] != n_in:
         raise _fail(layer, f'soft top-k takes a vector of {n_in} values, got shape {inputs[0]}')
     if not 1 <= k <= n_in:
         raise _fail(layer, f'k={k} must be between 1 and n_in={n_in}')
-    if not (strength > 0 and math.isfinite(strength) and math.log2(strength).is_integer()):
-        raise _fail(layer, f'l={strength} must be a power of two (2^e, e.g. 0.25 or 1)')
+    if not (strength > 0 and math.isfinite(strength)):
+        raise _fail(layer, f'l={strength} must be a positive number')
     if attributes['mode'] not in ('mask', 'magnitude') or not 1 <= attributes['iterations'] <= 64:
         raise _fail(
             layer,
             f'mode {attributes["mode"]!r} / iterations {attributes["iterations"]}: '
             "expected 'mask' or 'magnitude' and 1..64 iterations",
         )
+    if soft_topk_power(attributes.get('p', 2.0), attributes['mode']) is None:
+        raise _fail(layer, f'p={attributes.get("p")} with mode {attributes["mode"]!r}: {SOFT_TOPK_P_CHOICES}')
     return (n_in,)
 
 

@@ -4,11 +4,14 @@
   renormalisation; `output_mode` 'gates' (dense combine weights, 0 for experts not chosen),
   'weights' (the k gates, best first) or 'indices' (the k experts, int32).
 * `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
-* `SparseSoftTopK`: sparse soft top-k, p = 2 (Sander et al. 2023), `mode` 'mask' or 'magnitude'.
+* `SparseSoftTopK`: sparse soft top-k (Sander et al. 2023), `mode` 'mask' (p = 2 or 4/3) or 'magnitude'
+  (p = 2), any l > 0.
 
 Both run on any Keras backend (keras.ops only). Ties go to the lower index (`keras.ops.top_k`'s rule
 and the IR's). The soft top-k finds its threshold by evaluating the piecewise-linear budget at all of
-its breakpoints and interpolating on the segment that crosses k: exact, O(n^2) per vector.
+its breakpoints and interpolating on the segment that crosses k: exact, O(n^2) per vector. With
+p = 4/3 the budget is cubic between breakpoints: bisection to float precision, then one Newton step
+that carries the implicit gradient.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import keras
 from keras import ops
 
 from hls4ml.model.kinds import ROUTER_OUTPUTS, SOFT_TOPK_MODES
+from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, soft_topk_power
 
 FAR = 1e30  # beyond every breakpoint
 
@@ -73,6 +77,30 @@ def soft_topk_mask(x: Any, k: int, strength: float) -> Any:
     high = ops.min(ops.where(at_points <= k, points, FAR), axis=-1, keepdims=True)
     t = _interpolate(low, high, budget(low), budget(high), k)
     return ops.clip((x - t) / strength, 0.0, 1.0)
+
+
+def soft_topk_cubic_mask(x: Any, k: int, strength: float, steps: int = 60) -> Any:
+    """y = clip((x - t) / l, 0, 1)^3 with sum y = k (p = 4/3): t by bisection on [x_(k) - l, x_(k+1)],
+    then a Newton step on the budget (0 at the solution; its gradient is dt/dx)."""
+    if k == x.shape[-1]:
+        return ops.ones_like(x)
+    ordered = ops.top_k(x, k + 1)[0]
+    low, high = ordered[..., k - 1 : k] - strength, ordered[..., k : k + 1]
+
+    def budget(t: Any) -> Any:
+        return ops.sum(ops.clip((x - t) / strength, 0.0, 1.0) ** 3, axis=-1, keepdims=True)
+
+    for _ in range(steps):
+        middle = (low + high) / 2
+        enough = budget(ops.stop_gradient(middle)) >= k
+        low, high = ops.where(enough, middle, low), ops.where(enough, high, middle)
+    t = ops.stop_gradient((low + high) / 2)
+    u = ops.stop_gradient(ops.clip((x - t) / strength, 0.0, 1.0))
+    inside = ops.cast((u > 0) & (u < 1), x.dtype)
+    slope = ops.sum(3 / strength * u**2 * inside, axis=-1, keepdims=True)
+    step = (budget(t) - k) / ops.maximum(slope, 1e-30)
+    t = t + ops.where(slope > 0, step, 0.0)
+    return ops.clip((x - t) / strength, 0.0, 1.0) ** 3
 
 
 def soft_topk_magnitude(x: Any, k: int, strength: float) -> Any:
@@ -163,19 +191,22 @@ class ExpertChoiceRouter(keras.layers.Layer):
 
 @keras.saving.register_keras_serializable(package='hls4ml')
 class SparseSoftTopK(keras.layers.Layer):
-    """Sparse soft top-k along the last axis, p = 2 only (the reference's default p = 4/3 is refused).
-    hls4ml converts it when l is a power of two; `iterations` sets the firmware's search steps."""
+    """Sparse soft top-k along the last axis: any l > 0; p = 2 (a linear ramp) or, for the mask, the
+    reference's p = 4/3 (a cubic ramp). `iterations` sets the firmware's search steps (docs/topk.md)."""
 
     def __init__(self, k: int, l: float = 0.25, mode: str = 'mask', p: float = 2, iterations: int = 12, **kwargs: Any):  # noqa: E741
         super().__init__(**kwargs)
-        if p != 2:
-            raise ValueError(f'SparseSoftTopK: p={p} is not supported; only p = 2 (a linear ramp)')
         if not (int(k) >= 1 and float(l) > 0):
             raise ValueError(f'SparseSoftTopK: k={k} must be at least 1 and l={l} positive')
         self.k, self.l, self.iterations = int(k), float(l), int(iterations)
         self.mode = _check(mode, SOFT_TOPK_MODES, 'SparseSoftTopK mode')
+        if soft_topk_power(p, self.mode) is None:
+            raise ValueError(f'SparseSoftTopK: p={p} with mode {mode!r}: {SOFT_TOPK_P_CHOICES}')
+        self.p = float(p)
 
     def call(self, x: Any) -> Any:
+        if soft_topk_power(self.p, self.mode) == 3:
+            return soft_topk_cubic_mask(x, self.k, self.l)
         if self.mode == 'mask':
             return soft_topk_mask(x, self.k, self.l)
         return soft_topk_magnitude(x, self.k, self.l)
@@ -184,5 +215,5 @@ class SparseSoftTopK(keras.layers.Layer):
         return tuple(input_shape)
 
     def get_config(self) -> dict[str, Any]:
-        settings = {'k': self.k, 'l': self.l, 'mode': self.mode, 'p': 2, 'iterations': self.iterations}
+        settings = {'k': self.k, 'l': self.l, 'mode': self.mode, 'p': self.p, 'iterations': self.iterations}
         return {**super().get_config(), **settings}

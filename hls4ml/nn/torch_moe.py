@@ -5,8 +5,9 @@
   module returns: 'gates' (the dense combine weights, 0 for experts not chosen), 'weights' (the k
   gates, best first) or 'indices' (the k experts).
 * `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
-* `SparseSoftTopK`: the sparse soft top-k of Sander et al. 2023 with p = 2, as a soft mask
-  (`mode='mask'`) or in magnitude (`mode='magnitude'`); l is the regularisation strength.
+* `SparseSoftTopK`: the sparse soft top-k of Sander et al. 2023, as a soft mask (`mode='mask'`, p = 2 or
+  the reference's default p = 4/3) or in magnitude (`mode='magnitude'`, p = 2); l > 0 is the
+  regularisation strength.
 
 Their forward passes are single calls of `topk_router`, `expert_choice` and `sparse_soft_topk`, which torch.fx keeps as
 one node each (`torch.fx.wrap`), so the frontend sees the whole operation. Ties go to the lower index
@@ -19,7 +20,12 @@ import numpy as np
 import torch
 
 from hls4ml.model.kinds import ROUTER_OUTPUTS, SOFT_TOPK_MODES
-from hls4ml.model.reference.soft_topk_exact import soft_topk_magnitude_exact, soft_topk_mask_exact
+from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, soft_topk_power
+from hls4ml.model.reference.soft_topk_exact import (
+    soft_topk_magnitude_exact,
+    soft_topk_mask_exact,
+    soft_topk_mask_general,
+)
 
 
 def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
@@ -43,16 +49,35 @@ def topk_router(logits: torch.Tensor, k: int, renormalize: bool, output: str) ->
     return torch.zeros_like(probabilities).scatter(-1, indices, values)
 
 
-def sparse_soft_topk(x: torch.Tensor, k: int, strength: float, mode: str, iterations: int = 12) -> torch.Tensor:
-    """Sparse soft top-k (p = 2) of a batch of vectors. The threshold's segment comes from the exact
-    solver (hls4ml.model.reference.soft_topk_exact); the closed form on it is differentiable.
-    `iterations` is the firmware's search steps, read by the converter (this float forward is exact)."""
+def sparse_soft_topk(
+    x: torch.Tensor, k: int, strength: float, mode: str, iterations: int = 12, p: float = 2.0
+) -> torch.Tensor:
+    """Sparse soft top-k of a batch of vectors. The threshold's segment comes from the exact solver
+    (hls4ml.model.reference.soft_topk_exact); the closed form on it is differentiable (p = 4/3: one
+    Newton step from the exact threshold, which carries the implicit gradient). `iterations` is the
+    firmware's search steps, read by the converter (this float forward is exact)."""
+    if soft_topk_power(p, mode) == 3:
+        return _cubic_mask(x, k, strength)
     exact = soft_topk_mask_exact if mode == 'mask' else soft_topk_magnitude_exact
     solved = exact(x.detach().cpu().double().numpy().reshape(-1, x.shape[-1]), k, strength)
     solved_tensor = torch.as_tensor(np.asarray(solved), dtype=x.dtype, device=x.device).reshape(x.shape)
     if mode == 'mask':
         return _mask_closed_form(x, solved_tensor, k, strength)
     return _magnitude_closed_form(x, solved_tensor, k, strength)
+
+
+def _cubic_mask(x: torch.Tensor, k: int, strength: float) -> torch.Tensor:
+    """y = clip((x - t) / l, 0, 1)^3 with sum y = k. t is the exact threshold plus a Newton step on the
+    budget whose value is 0 at the solution and whose gradient is dt/dx by the implicit function theorem."""
+    solved = soft_topk_mask_general(x.detach().cpu().double().numpy().reshape(-1, x.shape[-1]), k, strength, 4 / 3)
+    ramp = torch.as_tensor(np.cbrt(solved), dtype=x.dtype, device=x.device).reshape(x.shape)
+    middle = (ramp > 0) & (ramp < 1)  # without a middle entry the solution is hard: y does not move with x
+    exact_t = torch.nan_to_num((x.detach() - strength * ramp).where(middle, torch.nan).nanmean(-1, keepdim=True))
+    u = torch.clamp((x - exact_t) / strength, 0, 1)
+    slope = (3 / strength * ramp**2 * middle).sum(-1, keepdim=True)
+    step = ((u**3).sum(-1, keepdim=True) - k) / slope.clamp(min=1e-30)
+    t = exact_t + torch.where(slope > 0, step, torch.zeros_like(step))
+    return torch.where(slope > 0, torch.clamp((x - t) / strength, 0, 1) ** 3, ramp**3)
 
 
 def _mask_closed_form(x: torch.Tensor, solved: torch.Tensor, k: int, strength: float) -> torch.Tensor:
@@ -133,17 +158,18 @@ class ExpertChoiceRouter(torch.nn.Module):
 
 
 class SparseSoftTopK(torch.nn.Module):
-    """Sparse soft top-k along the last axis (p = 2 only; the reference's default p = 4/3 is refused).
-    hls4ml converts it when l is a power of two; `iterations` sets the firmware's search steps."""
+    """Sparse soft top-k along the last axis: any l > 0; p = 2 (a linear ramp) or, for the mask, the
+    reference's p = 4/3 (a cubic ramp). `iterations` sets the firmware's search steps (docs/topk.md)."""
 
     def __init__(self, k: int, l: float = 0.25, mode: str = 'mask', p: float = 2, iterations: int = 12) -> None:  # noqa: E741
         super().__init__()
-        if p != 2:
-            raise ValueError(f'SparseSoftTopK: p={p} is not supported; only p = 2 (a linear ramp)')
         if not (int(k) >= 1 and float(l) > 0):
             raise ValueError(f'SparseSoftTopK: k={k} must be at least 1 and l={l} positive')
         self.k, self.l, self.iterations = int(k), float(l), int(iterations)
         self.mode = _check(mode, SOFT_TOPK_MODES, 'SparseSoftTopK mode')
+        if soft_topk_power(p, self.mode) is None:
+            raise ValueError(f'SparseSoftTopK: p={p} with mode {mode!r}: {SOFT_TOPK_P_CHOICES}')
+        self.p = float(p)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return sparse_soft_topk(x, self.k, self.l, self.mode, self.iterations)
+        return sparse_soft_topk(x, self.k, self.l, self.mode, self.iterations, self.p)

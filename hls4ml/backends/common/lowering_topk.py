@@ -11,7 +11,17 @@ from hls4ml.backends.common.tables import emit_tables
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.layer_tables import layer_tables
-from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants, soft_topk_reciprocals
+from hls4ml.model.reference.soft_topk import (
+    layer_soft_topk_types,
+    soft_topk_constants,
+    soft_topk_power,
+    soft_topk_reciprocals,
+)
+from hls4ml.model.reference.soft_topk_cubic import (
+    CUBIC_POWER,
+    layer_soft_topk_cubic_types,
+    soft_topk_cubic_constants,
+)
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -23,11 +33,13 @@ def _input_type(layer: Layer, context: LoweringContext) -> FixedPrecisionType:
 
 @lowering(Kind.SOFT_TOPK, stream='nnet_softtopk_stream.h')
 def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
-    """The internal types from `soft_topk_types`, l and its derived constants as doubles, the
-    reciprocal table of the polish as a constant array."""
+    """The internal types from `soft_topk_types`, the firmware's l and its derived constants as
+    doubles, the reciprocal table of the polish as a constant array."""
+    if soft_topk_power(layer.attributes.get('p', 2.0), layer.attributes['mode']) == CUBIC_POWER:
+        return _lower_soft_topk_cubic(layer, context)
     impl = context.start(layer, 'nnet_softtopk.h', 'nnet::soft_topk_config', 'nnet::soft_topk')
     attributes, index = layer.attributes, context.index[layer.name]
-    k, strength, mode = attributes['k'], attributes['l'], attributes['mode']
+    k, mode = attributes['k'], attributes['mode']
     types = layer_soft_topk_types(layer, _input_type(layer, context))
     impl.statics += [
         ('unsigned', 'k', str(k)),
@@ -38,18 +50,39 @@ def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'io_type', context.io_type),
     ]
     impl.statics += [
-        ('constexpr double', name, repr(value)) for name, value in soft_topk_constants(k, strength).items()
+        ('constexpr double', name, repr(value)) for name, value in soft_topk_constants(k, types.strength).items()
     ]
-    for alias in ('keys', 'threshold', 'sum', 'param', 'recip'):
+    aliases = {'keys': 'abs_t', 'threshold': 'threshold_t', 'sum': 'sum_t', 'param': 'param_t', 'recip': 'recip_t'}
+    if mode == 'magnitude':
+        aliases['magnitude'] = 'magnitude_t'
+    for alias, typedef in aliases.items():
         precision: FixedPrecisionType = getattr(types, alias)
-        impl.typedefs.append((f'{"abs" if alias == "keys" else alias}_t', precision.spelling(context.family)))
+        impl.typedefs.append((typedef, precision.spelling(context.family)))
     name = f'r{index}'
-    values = soft_topk_reciprocals(attributes['n_in'], k, strength, mode)
+    values = soft_topk_reciprocals(attributes['n_in'], k, types.strength, mode)
     where = f'{layer.describe()}, reciprocal table'
     impl.arrays.append(
         const_array(name, types.recip.spelling(context.family), values, types.recip, context.family, where)
     )
     impl.arguments.append(name)
+    return impl
+
+
+def _lower_soft_topk_cubic(layer: Layer, context: LoweringContext) -> LayerImpl:
+    """p = 4/3: the types of `soft_topk_cubic_types`, 1 / l as a double; no table."""
+    impl = context.start(layer, 'nnet_softtopk_cubic.h', 'nnet::soft_topk_cubic_config', 'nnet::soft_topk_cubic')
+    types = layer_soft_topk_cubic_types(layer, _input_type(layer, context))
+    impl.statics += [
+        ('unsigned', 'k', str(layer.attributes['k'])),
+        ('unsigned', 'iterations', str(layer.attributes['iterations'])),
+        ('bool', 'magnitude', 'false'),
+        ('unsigned', 'io_type', context.io_type),
+    ]
+    constants = soft_topk_cubic_constants(layer.attributes['l'])
+    impl.statics += [('constexpr double', name, repr(value)) for name, value in constants.items()]
+    for alias in ('keys', 'threshold', 'param', 'ramp', 'cube', 'sum'):
+        precision: FixedPrecisionType = getattr(types, alias)
+        impl.typedefs.append((f'{"abs" if alias == "keys" else alias}_t', precision.spelling(context.family)))
     return impl
 
 

@@ -15,7 +15,7 @@ from hls4ml.converters.keras.handlers import Source, UnsupportedLayer, array_of,
 from hls4ml.converters.pointwise import pointwise_dense
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.reference.soft_topk import strength_exponent
+from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, check_strength, soft_topk_power
 
 
 @handles('TopK', produces=(Kind.TOPK,))
@@ -81,17 +81,19 @@ def topk_router(source: Source) -> list[Layer]:
 
 @handles('SparseSoftTopK', produces=(Kind.SOFT_TOPK,))
 def sparse_soft_topk(source: Source) -> list[Layer]:
-    """One SoftTopK layer; l must be a power of two (the IR's shape rule names the layer otherwise)."""
+    """One SoftTopK layer (any positive l; p = 2, or 4/3 with mode 'mask')."""
     (n_in,) = _moe_layer(source, 'SparseSoftTopK')
     layer = source.layer
     if not 1 <= layer.k <= n_in:
         raise UnsupportedLayer(f'{source.origin}: k={layer.k} must be between 1 and {n_in}')
     try:
-        strength_exponent(layer.l)
+        strength = check_strength(layer.l)
     except ValueError as error:
         raise UnsupportedLayer(f'{source.origin}: {error}') from error
-    attributes = {'n_in': n_in, 'k': layer.k, 'l': layer.l, 'mode': layer.mode, 'iterations': layer.iterations}
-    return [source.make(Kind.SOFT_TOPK, **attributes)]
+    if soft_topk_power(layer.p, layer.mode) is None:
+        raise UnsupportedLayer(f'{source.origin}: p={layer.p} with mode {layer.mode!r}: {SOFT_TOPK_P_CHOICES}')
+    attributes = {'n_in': n_in, 'k': layer.k, 'l': strength, 'mode': layer.mode, 'iterations': layer.iterations}
+    return [source.make(Kind.SOFT_TOPK, p=2.0 if soft_topk_power(layer.p, layer.mode) == 1 else 4 / 3, **attributes)]
 
 
 @handles('ExpertChoiceRouter', produces=(Kind.EXPERT_CHOICE_ROUTER,))

@@ -105,6 +105,7 @@ def expert_choice_router(step: Step, logits: Any, capacity: int) -> Value:
 
 
 @module_forwards(sparse_soft_topk)
-def soft_topk(step: Step, x: Any, k: int, strength: float, mode: str, iterations: int = 12) -> Value:
-    """`hls4ml.nn.torch_moe.SparseSoftTopK`: one IR SoftTopK layer (l must be a power of two)."""
-    return step.builder.soft_topk(step.origin, tensor(step, x), int(k), float(strength), str(mode), int(iterations))
+def soft_topk(step: Step, x: Any, k: int, strength: float, mode: str, iterations: int = 12, p: float = 2.0) -> Value:
+    """`hls4ml.nn.torch_moe.SparseSoftTopK`: one IR SoftTopK layer (any l > 0; p = 2, or 4/3 for the mask)."""
+    value = tensor(step, x)
+    return step.builder.soft_topk(step.origin, value, int(k), float(strength), str(mode), int(iterations), float(p))

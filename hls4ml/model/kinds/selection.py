@@ -13,7 +13,8 @@ from hls4ml.model.kinds.activations import DEFAULT_SOFTMAX_PRECISION
 from hls4ml.model.kinds.record import COMMON_KEYS, RESULT_ONLY, KindRecord, fixed_input_type
 from hls4ml.model.pass_context import PassContext
 from hls4ml.model.precision_rules import copy_input, input_fixed, is_auto, keep_config, unsigned_integer
-from hls4ml.model.reference.soft_topk import SOFT_TOPK_MODES, layer_soft_topk_types
+from hls4ml.model.reference.soft_topk import SOFT_TOPK_MODES, layer_soft_topk_types, soft_topk_power
+from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER, layer_soft_topk_cubic_types, soft_topk_cubic
 from hls4ml.model.tables import TableSpec, softmax_tables
 from hls4ml.model.types import FixedPrecisionType
 
@@ -80,7 +81,7 @@ class Selection:
         choices={'output': TOPK_OUTPUTS},
     )
 
-    # ---- SoftTopK: sparse soft top-k (n_in, k, l: a power of two, mode, iterations of the search) ----
+    # ---- SoftTopK: sparse soft top-k (n_in, k, l > 0, mode, p = 2 or 4/3 (mask), iterations of the search) ----
 
     @staticmethod
     def _soft_topk_types(graph: Graph, layer: Layer, context: PassContext) -> None:
@@ -99,8 +100,11 @@ class Selection:
     def _soft_topk_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         attributes, result = layer.attributes, layer.types['result']
         assert isinstance(result, FixedPrecisionType)
-        types = layer_soft_topk_types(layer, fixed_input_type(graph, layer))
         k, mode, iterations = attributes['k'], attributes['mode'], attributes['iterations']
+        if soft_topk_power(attributes.get('p', 2.0), mode) == CUBIC_POWER:
+            cubic = layer_soft_topk_cubic_types(layer, fixed_input_type(graph, layer))
+            return soft_topk_cubic(inputs[0], k, attributes['l'], iterations, cubic, result)
+        types = layer_soft_topk_types(layer, fixed_input_type(graph, layer))
         return reference.soft_topk(inputs[0], k, attributes['l'], mode, iterations, types, result)
 
     SOFT_TOPK = KindRecord(

@@ -92,3 +92,35 @@ def _decreasing_fit(target: np.ndarray) -> np.ndarray:
             sums[-1] += total
             lengths[-1] += length
     return np.concatenate([np.full(length, total / length) for total, length in zip(sums, lengths, strict=True)])
+
+
+# ---- general p: the ramp clip(u, 0, 1)^(q - 1), u = (x - t) / l, q = p / (p - 1) (B.2 "General p") ----
+
+
+def ramp_power(p: float) -> float:
+    """q - 1 = 1 / (p - 1): the exponent of the ramp (1 for p = 2, 3 for p = 4/3)."""
+    if not p > 1:
+        raise ValueError(f'p={p} must be greater than 1')
+    return 1 / (p - 1)
+
+
+def soft_topk_mask_general(x: np.ndarray, k: int, strength: float, p: float, steps: int = 200) -> np.ndarray:
+    """argmax over the capped simplex of <x, y> - (l / p) sum y^p, per row, by its threshold form:
+    y_i = clip((x_i - t) / l, 0, 1)^(q - 1) with t such that sum y = k. The budget is continuous and
+    non-increasing in t, and t lies in [x_(k) - l, x_(k+1)], so bisection to float precision finds it."""
+    power = ramp_power(p)
+    rows = np.atleast_2d(np.asarray(x, dtype=np.float64))
+    out = np.ones_like(rows)
+    if k == rows.shape[1]:
+        return out
+    ordered = -np.sort(-rows, axis=1)
+    low, high = ordered[:, k - 1] - strength, ordered[:, k].copy()
+    for _ in range(steps):
+        middle = (low + high) / 2
+        enough = _general_budget(rows, middle, strength, power) >= k
+        low, high = np.where(enough, middle, low), np.where(enough, high, middle)
+    return np.clip((rows - ((low + high) / 2)[:, np.newaxis]) / strength, 0, 1) ** power
+
+
+def _general_budget(rows: np.ndarray, t: np.ndarray, strength: float, power: float) -> np.ndarray:
+    return (np.clip((rows - t[:, np.newaxis]) / strength, 0, 1) ** power).sum(axis=1)

@@ -4,7 +4,8 @@
 //   magnitude  out_i = sign(x_i) min(|x_i|, (1 + l) / l max(0, |x_i| - theta)) with theta such that
 //              sum_i clip((|x_i| - theta) / (l theta), 0, 1) = k
 //
-// l is a power of two (the frontends refuse other values). The search, per vector:
+// l is the firmware's l (hls4ml/model/reference/soft_topk.py: the layer's l, or l rounded finely when it is not
+// a power of two); the constants derived from it are doubles converted into param_t. The search, per vector:
 //   1. all-pairs ranks (nnet_topk.h) give the k-th and (k+1)-th largest key (x, or |x| for magnitude);
 //   2. fast path: if the gap is wide (x_(k) - x_(k+1) >= l, or |x|_(k) >= (1 + l) |x|_(k+1)) or
 //      k = n_in, the output is the hard top-k (exact, B.4);
@@ -13,7 +14,8 @@
 //   4. polish: from the middle of the last bracket, the saturated count a and the middle set M give the
 //      closed form t = (sum_M x_i - l (k - a)) / m (theta = sum_M |x_i| / (m + l (k - a))); the
 //      division is a product with a reciprocal table entry; the result is clamped into the bracket;
-//   5. the outputs from t (theta): one write into res_T each.
+//   5. the outputs from t (theta): one write into res_T each; the magnitude form writes |out| into magnitude_t
+//      and then gives it the sign of x, so that out(-x) = -out(x) bit for bit.
 // Writes: bounds and midpoints into threshold_t (exact), sums into sum_t (exact), the polished threshold
 // into threshold_t (the one rounding of the search), the outputs into res_T. The types come from
 // hls4ml/model/reference/soft_topk.py, which is the bit-exact twin of this file.
@@ -28,7 +30,7 @@ namespace nnet {
 enum soft_topk_mode { soft_topk_mask = 0, soft_topk_magnitude = 1 };
 
 struct soft_topk_config {
-    // Required typedefs: threshold_t, sum_t, param_t, recip_t, abs_t.
+    // Required typedefs: threshold_t, sum_t, param_t, recip_t, abs_t; optional: magnitude_t (below).
     static const unsigned n_in = 8;
     static const unsigned k = 2;
     static const unsigned mode = soft_topk_mask;
@@ -45,6 +47,25 @@ struct soft_topk_config {
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
 };
+
+// magnitude_t: the type |out| is written into before its sign (the result type's unsigned twin); a config
+// without it (a mask-mode config) uses res_T.
+template <class> struct soft_topk_void { typedef void type; };
+template <class res_T, typename CONFIG_T, class = void> struct soft_topk_magnitude_type { typedef res_T type; };
+template <class res_T, typename CONFIG_T>
+struct soft_topk_magnitude_type<res_T, CONFIG_T, typename soft_topk_void<typename CONFIG_T::magnitude_t>::type> {
+    typedef typename CONFIG_T::magnitude_t type;
+};
+
+// sign(x) |out|: the magnitude rounded once into magnitude_t, then negated exactly for a negative x.
+template <class data_T, class res_T, typename CONFIG_T, class magnitude_T>
+inline res_T soft_topk_signed(const data_T &x, const magnitude_T &magnitude) {
+    NNET_INLINE
+    const typename soft_topk_magnitude_type<res_T, CONFIG_T>::type positive = magnitude;
+    if (is_negative(x))
+        return -positive;
+    return positive;
+}
 
 // The keys the ranks and the search use: x itself (mask) or |x| (magnitude), exactly, in abs_t.
 template <class data_T, typename CONFIG_T>
@@ -147,8 +168,8 @@ inline void soft_topk_bisect(const key_T keys[CONFIG_T::n_in], typename CONFIG_T
 
 // The hard top-k of the fast path: 1 / 0 (mask), x / 0 (magnitude).
 template <class data_T, class res_T, typename CONFIG_T>
-inline void soft_topk_hard(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
-                           const unsigned rank[CONFIG_T::n_in]) {
+inline void soft_topk_hard(const data_T data[CONFIG_T::n_in], const typename CONFIG_T::abs_t keys[CONFIG_T::n_in],
+                           res_T res[CONFIG_T::n_in], const unsigned rank[CONFIG_T::n_in]) {
     NNET_INLINE
     NNET_UNROLL
     for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
@@ -156,7 +177,7 @@ inline void soft_topk_hard(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T
         if (!selected)
             res[i] = 0;
         else if (CONFIG_T::mode == soft_topk_magnitude)
-            res[i] = data[i];
+            res[i] = soft_topk_signed<data_T, res_T, CONFIG_T>(data[i], keys[i]);
         else
             res[i] = 1;
     }
@@ -176,11 +197,9 @@ inline void soft_topk_outputs(const data_T data[CONFIG_T::n_in], const typename 
         } else if (CONFIG_T::mode == soft_topk_magnitude) {
             const auto ramped = difference * ramp;
             if (!greater_than(keys[i], ramped))
-                res[i] = data[i];
-            else if (is_negative(data[i]))
-                res[i] = -ramped;
+                res[i] = soft_topk_signed<data_T, res_T, CONFIG_T>(data[i], keys[i]);
             else
-                res[i] = ramped;
+                res[i] = soft_topk_signed<data_T, res_T, CONFIG_T>(data[i], ramped);
         } else if (!greater_than(l, difference)) {
             res[i] = 1;
         } else {
@@ -202,7 +221,7 @@ void soft_topk(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
     soft_topk_keys<data_T, CONFIG_T>(data, keys);
     topk_ranks<key_t, CONFIG_T>(keys, rank);
     if (CONFIG_T::k == CONFIG_T::n_in) {
-        soft_topk_hard<data_T, res_T, CONFIG_T>(data, res, rank);
+        soft_topk_hard<data_T, res_T, CONFIG_T>(data, keys, res, rank);
         return;
     }
     key_t kth = 0, next = 0; // the k-th and (k+1)-th largest keys
@@ -217,14 +236,14 @@ void soft_topk(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
     threshold_t low, high = next;
     if (CONFIG_T::mode == soft_topk_magnitude) {
         if (!greater_than(next * one_plus_l, kth)) {
-            soft_topk_hard<data_T, res_T, CONFIG_T>(data, res, rank);
+            soft_topk_hard<data_T, res_T, CONFIG_T>(data, keys, res, rank);
             return;
         }
         const typename CONFIG_T::param_t inv_one_plus_l = CONFIG_T::inv_one_plus_l;
         low = kth * inv_one_plus_l;
     } else {
         if (!greater_than(l, kth - next)) {
-            soft_topk_hard<data_T, res_T, CONFIG_T>(data, res, rank);
+            soft_topk_hard<data_T, res_T, CONFIG_T>(data, keys, res, rank);
             return;
         }
         low = kth - l;

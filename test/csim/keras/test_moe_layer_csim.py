@@ -79,8 +79,10 @@ def test_moe_layers(tmp_path, backend: str, io_type: str) -> None:
 
 def test_refusals(tmp_path) -> None:
     inputs = keras.Input((D,))
-    keras_model = keras.Model(inputs, SparseSoftTopK(k=2, l=0.1, name='soft')(inputs))
-    with pytest.raises(KerasConversionError, match=r"'soft' \(SparseSoftTopK\): l=0.1 is not a power of two"):
+    layer = SparseSoftTopK(k=2, l=0.1, name='soft')
+    keras_model = keras.Model(inputs, layer(inputs))
+    layer.p = 3.0  # past the layer's own check: the converter refuses it too
+    with pytest.raises(KerasConversionError, match=r"'soft' \(SparseSoftTopK\): p=3.0 with mode 'mask'"):
         hls4ml.converters.convert_from_keras_model(keras_model, output_dir=str(tmp_path), backend='Vitis')
 
 

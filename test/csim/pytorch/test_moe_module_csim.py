@@ -123,6 +123,7 @@ class Unconvertible(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.soft = SparseSoftTopK(k=2, l=0.1)
+        self.soft.p = 3.0  # past the module's own check: the converter refuses it too
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.soft(x)
@@ -130,12 +131,12 @@ class Unconvertible(torch.nn.Module):
 
 def test_refusals(tmp_path) -> None:
     config = {'Model': {'Precision': 'fixed<16,6>'}, 'InputShape': (D,)}
-    with pytest.raises(ConversionError, match=r"'soft'.*l=0.1 is not a power of two.*nearest is 0.125"):
+    with pytest.raises(ConversionError, match=r"'soft'.*p=3.0 and mode 'mask': expected p = 2"):
         hls4ml.converters.convert_from_pytorch_model(Unconvertible(), hls_config=config, output_dir=str(tmp_path))
     with pytest.raises(ValueError, match='k=9 must be between 1 and num_experts=8'):
         TopKRouter(D, EXPERTS, k=9)
-    with pytest.raises(ValueError, match='p=1.3333333333333333 is not supported'):
-        SparseSoftTopK(k=2, p=4 / 3)
+    with pytest.raises(ValueError, match="p=1.3333333333333333 with mode 'magnitude'.*mode 'mask' only"):
+        SparseSoftTopK(k=2, p=4 / 3, mode='magnitude')
 
 
 class TokenRouted(torch.nn.Module):

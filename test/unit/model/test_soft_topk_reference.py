@@ -9,7 +9,7 @@ import pytest
 
 from hls4ml.model.fixed import quantize
 from hls4ml.model.reference import soft_topk
-from hls4ml.model.reference.soft_topk import soft_topk_error_bound, soft_topk_types, strength_exponent
+from hls4ml.model.reference.soft_topk import check_strength, soft_topk_error_bound, soft_topk_types
 from hls4ml.model.reference.soft_topk_exact import soft_topk_magnitude_exact, soft_topk_mask_exact, soft_topk_mask_pav
 from hls4ml.model.types import FixedPrecisionType, parse_precision
 
@@ -152,10 +152,67 @@ def test_ties_get_equal_values_and_k_equal_n_is_all_ones() -> None:
 
 
 def test_bad_parameters_are_refused() -> None:
-    with pytest.raises(ValueError, match='not a power of two'):
-        strength_exponent(0.1)
-    with pytest.raises(ValueError, match='positive'):
-        strength_exponent(-1.0)
+    for strength in (-1.0, 0.0, float('inf'), float('nan'), '0.5'):
+        with pytest.raises(ValueError, match='positive'):
+            check_strength(strength)
     types = soft_topk_types(INPUT, _result('mask'), 4, 2, 1.0, 4, 'mask')
     with pytest.raises(ValueError, match='unknown soft top-k mode'):
         soft_topk(_inputs(4, 0), 2, 1.0, 'sparsemax', 4, types, _result('mask'))
+
+
+# ---- sign symmetry (B.4) and any positive l ------------------------------------------------------
+
+SIGNED_RESULTS = [
+    'fixed<20,6>',
+    'fixed<12,6>',
+    'fixed<12,6,RND,SAT>',
+    'fixed<10,4,RND_CONV,WRAP>',
+    'fixed<12,6,RND,WRAP_SM>',
+]
+
+
+@pytest.mark.parametrize('result', SIGNED_RESULTS)
+@pytest.mark.parametrize('strength', [0.25, 0.3])
+def test_magnitude_is_sign_symmetric_bit_for_bit(result: str, strength: float) -> None:
+    """out(-x) = -out(x) on 1000 rows (the result type rounds |out|, then the sign is applied), and the
+    most negative input is passed through exactly where the exact solution keeps it."""
+    precision = parse_precision(result)
+    rng = np.random.default_rng(5)
+    values = rng.normal(0, 1.5, (1000, 8))
+    values[::50, 0] = -32  # the most negative fixed<16,6>, a clear winner: kept as it is
+    x = quantize(values, INPUT)
+    flipped = quantize(-x.value, INPUT)  # exact but for -32, whose negation is not a fixed<16,6>
+    types = soft_topk_types(INPUT, precision, 8, 2, strength, 12, 'magnitude')
+    out = soft_topk(x, 2, strength, 'magnitude', 12, types, precision).value
+    mirrored = soft_topk(flipped, 2, strength, 'magnitude', 12, types, precision).value
+    symmetric = (x.value > -32).all(axis=1)
+    assert symmetric.sum() == 980
+    np.testing.assert_array_equal(out[symmetric], -mirrored[symmetric])
+    if precision.integer >= INPUT.integer:
+        np.testing.assert_array_equal(out[::50, 0], -32)
+
+
+@pytest.mark.parametrize('mode', ['mask', 'magnitude'])
+@pytest.mark.parametrize('strength', [0.3, 0.1, 1.7, 5.0, 0.013])
+def test_any_positive_strength_within_the_error_bound(mode: str, strength: float) -> None:
+    """l not a power of two: the firmware's l is l rounded finely; the bound (exact solution at the
+    layer's own l) adds the rounding of l and of 1 / l or (1 + l) / l, and stays near one LSB."""
+    x, result = _inputs(8, 3), _result(mode)
+    types = soft_topk_types(INPUT, result, 8, 2, strength, 12, mode)
+    assert abs(types.strength - strength) / strength < 2.0**-result.fractional  # 5.0 is exact
+    y = soft_topk(x, 2, strength, mode, 12, types, result).value
+    exact = (soft_topk_mask_exact if mode == 'mask' else soft_topk_magnitude_exact)(x.value, 2, strength)
+    polished, bracket = soft_topk_error_bound(types, result, strength, mode)
+    lsb = 2.0**-result.fractional
+    assert polished <= 1.25 * lsb
+    error = np.abs(y - exact)
+    assert error.max() <= polished + bracket * 2.0**-12
+    assert np.mean(error.max(axis=1) <= 2 * lsb) >= 0.98
+    if mode == 'mask':
+        assert (y >= 0).all() and (y <= 1).all()
+
+
+def test_power_of_two_strength_is_used_exactly() -> None:
+    result = _result('mask')
+    for strength in (0.25, 1.0, 4.0, 2.0**-7):
+        assert soft_topk_types(INPUT, result, 8, 2, strength, 12, 'mask').strength == strength
