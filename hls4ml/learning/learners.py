@@ -26,6 +26,7 @@ from hls4ml.learning.types import hebbian_types, kohonen_types
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
+from hls4ml.model.precision_rules import unsigned_integer
 from hls4ml.model.types import FixedPrecisionType
 
 if TYPE_CHECKING:
@@ -61,21 +62,39 @@ class Learner:
 
     def _per_sample(self, value: Any, count: int, what: str, upper: float | None) -> np.ndarray:
         """A scalar or one value per sample, each finite, > 0 and (with `upper`) <= upper."""
-        values = np.broadcast_to(np.asarray(value, dtype=np.float64), (count,)) if _numeric(value) else None
+        values = np.asarray(value, dtype=np.float64) if _numeric(value) else None
+        if values is not None and values.shape not in ((), (count,)):
+            raise ValueError(
+                f'{self.layer.describe()}: {what} must be one value or {count} (one per sample), got {values.shape}'
+            )
         if values is None or not np.all(np.isfinite(values)) or np.any(values <= 0):
             raise ValueError(f'{self.layer.describe()}: {what} must be positive and finite, got {value!r}')
         if upper is not None and np.any(values > upper):
             raise ValueError(f'{self.layer.describe()}: {what} must lie in (0, {upper:g}], got {value!r}')
-        return np.ascontiguousarray(values)
+        return np.ascontiguousarray(np.broadcast_to(values, (count,)))
 
-    def _warn_labels(self, labels: Any) -> None:
-        if labels is None and self.layer.attributes['output'] == 'label':
-            warnings.warn(
-                f'{self.layer.describe()}: apply() keeps the labels of the conversion, which were computed for '
-                'the old weights; label the learned units and pass apply(labels=...)',
-                LearningWarning,
-                stacklevel=3,
-            )
+    def _new_labels(self, labels: Any) -> dict[str, np.ndarray]:
+        """The weights update of apply(labels=...): checked, with the label type (and a label result)
+        widened to hold the largest class; without labels, a LearningWarning for a labelling layer."""
+        if labels is None:
+            if self.layer.attributes['output'] == 'label':
+                warnings.warn(
+                    f'{self.layer.describe()}: apply() keeps the labels of the conversion, which were computed '
+                    'for the old weights; label the learned units and pass apply(labels=...)',
+                    LearningWarning,
+                    stacklevel=3,
+                )
+            return {}
+        values = np.asarray(labels, dtype=np.float64).reshape(-1) if _numeric(labels) else np.array([-1.0])
+        if values.size == 0 or np.any(values < 0) or np.any(values != np.floor(values)):
+            raise ValueError(f'{self.layer.describe()}: labels must be non-negative integers, got {labels!r}')
+        label = self.layer.types['label']
+        if values.max() > label.max:  # type: ignore[attr-defined]
+            widened = unsigned_integer(int(values.max()))
+            self.layer.types['label'] = widened
+            if self.layer.attributes['output'] == 'label':
+                self.layer.types['result'] = widened
+        return {'labels': values}
 
 
 class SOMLearner(Learner):
@@ -135,9 +154,8 @@ class SOMLearner(Learner):
         """Put the learned codebook (and new labels) into the model; the next compile()/predict() use
         them. The distance type is widened (with a LearningWarning) if it no longer holds every
         distance of the learned codebook exactly."""
-        self._warn_labels(labels)
+        weights = {'codebook': self.codebook, **self._new_labels(labels)}
         self._widen_distances()
-        weights = {'codebook': self.codebook} | ({} if labels is None else {'labels': np.asarray(labels, float)})
         self.model.update_weights(self.layer.name, weights)
 
     def _widen_distances(self) -> None:
@@ -193,7 +211,21 @@ class ReSOMLearner(Learner):
         lateral = np.ascontiguousarray(self._lateral.reshape(-1))
         bmus = run_hebbian(self._simulation, self.layer.name, samples, rates, rule, lateral)
         self._lateral = lateral.reshape(self.shape)
+        self._warn_saturated()
         return bmus
+
+    def _warn_saturated(self) -> None:
+        """H grows with the samples seen: say so when synapses stop at the lateral type's largest value."""
+        top = self.types.lateral.max
+        count = int(np.count_nonzero(self._lateral >= top))
+        if count:
+            warnings.warn(
+                f'{self.layer.describe()}: {count} lateral synapse(s) saturated at {top:g}, the largest value of '
+                f'its lateral type {self.layer.types["lateral"]}; give the layer a wider lateral type '
+                "(hls_config['LayerName'][...]['Precision']['lateral']) or a smaller rate",
+                LearningWarning,
+                stacklevel=2,
+            )
 
     def fit(self, x: Any, y: Any, epochs: int = 1, rate: float = 0.01, rule: str = 'hebb') -> np.ndarray:
         """`epochs` passes over the paired samples at a constant rate; returns the BMUs of all steps."""
@@ -204,9 +236,8 @@ class ReSOMLearner(Learner):
     def apply(self, labels: Any = None) -> None:
         """Put the learned lateral matrix (and new labels) into the model; the next compile()/predict()
         use them. The lateral input type is widened (LearningWarning) if the learned sums overflow it."""
-        self._warn_labels(labels)
+        weights = {'lateral': self.lateral, **self._new_labels(labels)}
         self._widen_lateral_input()
-        weights = {'lateral': self.lateral} | ({} if labels is None else {'labels': np.asarray(labels, float)})
         self.model.update_weights(self.layer.name, weights)
 
     def _widen_lateral_input(self) -> None:
