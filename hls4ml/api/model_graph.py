@@ -13,6 +13,7 @@ from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
 from hls4ml.csim import Simulation
 from hls4ml.estimate import Estimate, estimate_model
+from hls4ml.learning import learner_for
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, format_graph
@@ -174,8 +175,6 @@ class ModelGraph:
     def learner(self, layer_name: str) -> Any:
         """On-chip learning of a SOM (Kohonen) or ReSOM (Hebbian) layer on the compiled firmware:
         a hls4ml.learning.SOMLearner or ReSOMLearner (docs/som.md, "On-chip learning")."""
-        from hls4ml.learning import learner_for  # the learners import this module's users
-
         return learner_for(self, layer_name)
 
     def update_weights(self, layer_name: str, weights: dict[str, np.ndarray]) -> None:

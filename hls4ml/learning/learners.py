@@ -10,27 +10,36 @@ learned back into the model.
 
 The learned state is a float64 array held here and handed to the library by each call (nothing of it
 lives in C), so learners of one model are independent and each is bit for bit the numpy twin
-(hls4ml/model/reference/resom_learn.py) in the types of hls4ml/learning/types.py.
+(hls4ml/model/reference/resom_learn.py) in the types of hls4ml/model/learning_types.py.
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from hls4ml.csim.learning import HEBBIAN_RULE_CODES, run_hebbian, run_kohonen
+from hls4ml.csim.simulation import Simulation
 from hls4ml.learning import schedules
-from hls4ml.learning.types import hebbian_types, kohonen_types
 from hls4ml.model.fixed import quantize
-from hls4ml.model.ir import Layer
+from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import Kind
+from hls4ml.model.learning_types import hebbian_types, kohonen_types
 from hls4ml.model.precision_rules import unsigned_integer
 from hls4ml.model.types import FixedPrecisionType
 
-if TYPE_CHECKING:
-    from hls4ml.api.model_graph import ModelGraph
+
+class ModelGraph(Protocol):
+    """What a learner reads of hls4ml.api.ModelGraph (the learners sit below the API, which imports them)."""
+
+    graph: Graph
+    backend: Any
+
+    def compiled_simulation(self, purpose: str) -> Simulation: ...
+
+    def update_weights(self, layer_name: str, weights: dict[str, np.ndarray]) -> None: ...
 
 
 class LearningWarning(UserWarning):

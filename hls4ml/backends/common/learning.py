@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl
-from hls4ml.learning.types import hebbian_types, kohonen_types, learnable
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
+from hls4ml.model.learning_types import hebbian_types, kohonen_types, learnable
 
 
 @dataclass

@@ -11,7 +11,7 @@ from hls4ml.api.model_graph import ModelGraph
 from hls4ml.converters.resom import resom_graph
 from hls4ml.converters.som import som_graph
 from hls4ml.learning import schedules
-from hls4ml.learning.types import exact_distance_type
+from hls4ml.model.learning_types import exact_distance_type
 from hls4ml.model.types import FixedPrecisionType
 
 
