@@ -26,7 +26,7 @@ from hls4ml.learning import schedules
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.learning_types import hebbian_types, kohonen_types
+from hls4ml.model.learning_types import distance_fraction, hebbian_types, kohonen_types, som_distance_bound
 from hls4ml.model.precision_rules import unsigned_integer
 from hls4ml.model.types import FixedPrecisionType
 
@@ -168,15 +168,11 @@ class SOMLearner(Learner):
         self.model.update_weights(self.layer.name, weights)
 
     def _widen_distances(self) -> None:
-        accum = self.layer.types['accum']
-        data, codebook = self.types.data, self.layer.types['codebook']
+        accum, codebook = self.layer.types['accum'], self.layer.types['codebook']
         assert isinstance(accum, FixedPrecisionType) and isinstance(codebook, FixedPrecisionType)
-        reach = np.maximum(np.abs(data.min - self._codebook), np.abs(data.max - self._codebook))
-        distance, fraction = self.layer.attributes['distance'], max(data.fractional, codebook.fractional)
-        if distance == 'squared_euclidean':
-            bound, fraction = float((reach**2).sum(axis=1).max()), 2 * fraction
-        else:
-            bound = float(reach.sum(axis=1).max() if distance == 'manhattan' else reach.max())
+        distance = self.layer.attributes['distance']
+        bound, _ = som_distance_bound(self.types.data, self._codebook, distance)
+        fraction = distance_fraction(self.types.data, codebook, distance)
         if accum.max >= bound and accum.fractional >= fraction:
             return
         self.layer.types['accum'] = self.types.accum

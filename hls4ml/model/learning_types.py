@@ -16,8 +16,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import Kind
+from hls4ml.model.precision_maps import _som_bound as som_distance_bound
 from hls4ml.model.types import FixedPrecisionType, PrecisionType
 
 FRACTION = FixedPrecisionType(17, 1, False, 'RND', 'SAT')  # rates, neighbourhood values and their products
@@ -53,20 +56,25 @@ def learned(precision: PrecisionType, where: str) -> FixedPrecisionType:
     return FixedPrecisionType(precision.width, precision.integer, precision.signed, 'RND', 'SAT')
 
 
-def exact_distance_type(data: FixedPrecisionType, codebook: FixedPrecisionType, n_in: int, distance: str):
+def exact_distance_type(
+    data: FixedPrecisionType, codebook: FixedPrecisionType, n_in: int, distance: str
+) -> FixedPrecisionType:
     """An unsigned type holding every distance between an input of type `data` and a codebook row of
-    type `codebook` exactly (spec A.6): the largest |x - w| over both ranges, squared and summed as
-    the distance does."""
-    reach = max(abs(data.max - codebook.min), abs(codebook.max - data.min))
+    type `codebook` exactly (spec A.6): the SOM's bound over the two extreme rows of the type."""
+    extremes = np.array([[codebook.min] * n_in, [codebook.max] * n_in])
+    bound, _ = som_distance_bound(data, extremes, distance)
+    return FixedPrecisionType(*_unsigned_shape(bound, distance_fraction(data, codebook, distance)), False)
+
+
+def distance_fraction(data: FixedPrecisionType, codebook: FixedPrecisionType, distance: str) -> int:
+    """Fraction bits of an exact distance (squares double them)."""
     fraction = max(data.fractional, codebook.fractional)
-    if distance == 'squared_euclidean':
-        bound, fraction = n_in * reach**2, 2 * fraction
-    elif distance == 'manhattan':
-        bound = n_in * reach
-    else:
-        bound = reach
+    return 2 * fraction if distance == 'squared_euclidean' else fraction
+
+
+def _unsigned_shape(bound: float, fraction: int) -> tuple[int, int]:
     integer = max(math.floor(math.log2(bound)) + 1, 1) if bound > 0 else 1
-    return FixedPrecisionType(integer + fraction, integer, False)
+    return integer + fraction, integer
 
 
 def kohonen_types(graph: Graph, layer: Layer) -> KohonenTypes:

@@ -273,3 +273,33 @@ def test_bad_hebbian_input_is_refused(tmp_path) -> None:
         learner.hebbian_step(x, x, 0.1)
     with pytest.warns(LearningWarning, match='saturated'):
         learner.fit(x, y, epochs=40, rate=1.0)
+
+
+def test_apply_widens_a_distance_type_fitted_to_the_converted_codebook(tmp_path) -> None:
+    from hls4ml.api.model_graph import ModelGraph
+    from hls4ml.converters.som import som_graph
+
+    graph, _ = som_graph(np.full((6, 2), 0.125) + np.arange(6)[:, None] / 64, (2, 3), 'squared_euclidean', 'index')
+    config = {
+        'OutputDir': str(tmp_path / 'narrow'),
+        'ProjectName': 'myproject',
+        'Backend': 'Vitis',
+        'IOType': 'io_parallel',
+        'ClockPeriod': 5,
+        'HLSConfig': {
+            'Model': {'Precision': 'ufixed<8,0>'},
+            'LayerName': {'som': {'Precision': {'codebook': 'ufixed<12,2>'}}},
+        },
+    }
+    model = ModelGraph(config, graph)
+    model.compile()
+    learner = model.learner('som')
+    far = np.full((20, 2), 0.99609375)  # the largest ufixed<8,0>: the codebook moves far from where it was converted
+    learner.fit(far, epochs=2, rate=0.9, sigma=2.0)
+    before = model.graph.layers['som'].types['accum']
+    with pytest.warns(LearningWarning, match='distance type'):
+        learner.apply()
+    assert model.graph.layers['som'].types['accum'] == learner.types.accum != before
+    probe = _data(9, 40, 2)
+    expected = np.argmin(((probe[:, None, :] - learner.codebook[None]) ** 2).sum(axis=2), axis=1)
+    np.testing.assert_array_equal(model.predict(probe).ravel(), expected)
