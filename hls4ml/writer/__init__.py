@@ -34,10 +34,6 @@ STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmw
     ('stream', 'ap_types'),
     ('nnet', 'nnet_utils'),
 )
-LEARN_FILES = {  # the learning top functions, in projects with a SOM or ReSOM layer (docs/som.md)
-    'firmware/{name}_learn.h': 'common/firmware/learn.h.j2',
-    'firmware/{name}_learn.cpp': 'common/firmware/learn.cpp.j2',
-}
 
 
 @functools.cache
@@ -61,7 +57,7 @@ def render_project(design: Design, project: ProjectContext) -> dict[str, str]:
     backend = design.backend
     environment = _environment(backend.template_dir)
     name = project.project_name
-    templates = {**backend.project_files(), **(LEARN_FILES if project.learners else {})}
+    templates = {**backend.project_files(), **(backend.learn_files() if project.learners else {})}
     files = {path.format(name=name): template for path, template in templates.items()}
     rendered = {
         _in_sources(backend, path): environment.get_template(template).render(p=project)

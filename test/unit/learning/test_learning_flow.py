@@ -55,6 +55,8 @@ def test_a_som_project_has_a_kohonen_top_function(tmp_path) -> None:
     assert 'void myproject_learn_som(' in source and 'nnet::kohonen_update<' in source
     assert '#pragma HLS INTERFACE ap_memory port=codebook' in source
     assert 'myproject_learn_som_run' in (tmp_path / 'Vitis' / 'myproject_bridge.cpp').read_text()
+    script = (tmp_path / 'Vitis' / 'build_learn.tcl').read_text()
+    assert 'set_top myproject_learn_som' in script and 'add_files firmware/${project_name}_learn.cpp' in script
 
 
 def test_oneapi_writes_the_learning_file_with_its_sources(tmp_path) -> None:
