@@ -179,6 +179,8 @@ class ModelGraph:
 
     def update_weights(self, layer_name: str, weights: dict[str, np.ndarray]) -> None:
         """Replace weights of a layer (same shapes, finite); the next predict() compiles again."""
+        if layer_name not in self.graph.layers:
+            raise ValueError(f'no layer {layer_name!r} in the model; its layers: {", ".join(self.graph.layers)}')
         layer = self.graph.layers[layer_name]
         for name, values in weights.items():
             values = np.asarray(values, dtype=np.float64)

@@ -94,3 +94,15 @@ def test_learning_needs_a_compiled_model_and_a_map(tmp_path) -> None:
         model.learner('dense')
     with pytest.raises(ValueError, match='for SOM and ReSOM layers, not Input'):
         model.learner('input')
+
+
+def test_update_weights_refuses_what_does_not_fit(tmp_path) -> None:
+    model = _model(_som(), tmp_path)
+    with pytest.raises(ValueError, match="weights 'codebook' must be finite of shape"):
+        model.update_weights('som', {'codebook': np.zeros((5, 3))})
+    with pytest.raises(ValueError, match="weights 'codebook' must be finite"):
+        model.update_weights('som', {'codebook': np.full((6, 3), np.nan)})
+    with pytest.raises(ValueError, match="no layer 'soms'"):
+        model.update_weights('soms', {'codebook': np.zeros((6, 3))})
+    model.update_weights('som', {'codebook': np.full((6, 3), 0.5)})
+    np.testing.assert_array_equal(model.graph.layers['som'].weights['codebook'], np.full((6, 3), 0.5))
