@@ -97,6 +97,10 @@ class Learner:
         values = np.asarray(labels, dtype=np.float64).reshape(-1) if _numeric(labels) else np.array([-1.0])
         if values.size == 0 or np.any(values < 0) or np.any(values != np.floor(values)):
             raise ValueError(f'{self.layer.describe()}: labels must be non-negative integers, got {labels!r}')
+        old = self.layer.weights.get('labels')
+        if old is None or old.size != values.size:
+            expected = 'no labels (its output is not label)' if old is None else f'{old.size} labels'
+            raise ValueError(f'{self.layer.describe()}: apply() got {values.size} labels; the layer has {expected}')
         label = self.layer.types['label']
         if values.max() > label.max:  # type: ignore[attr-defined]
             widened = unsigned_integer(int(values.max()))

@@ -251,6 +251,7 @@ def test_hebbian_apply_widens_the_lateral_input_and_predicts(tmp_path) -> None:
         (lambda learner, x: learner.fit(x, schedule='linear'), 'unknown schedule'),
         (lambda learner, x: learner.fit(x, schedule='exponential'), 'needs the final value'),
         (lambda learner, x: learner.apply(labels=[0.5] * 12), 'non-negative integers'),
+        (lambda learner, x: learner.apply(labels=[1] * 11), 'got 11 labels; the layer has 12 labels'),
     ],
 )
 def test_bad_learning_input_is_refused(tmp_path, call, message: str) -> None:
