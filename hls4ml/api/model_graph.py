@@ -13,6 +13,7 @@ from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
 from hls4ml.csim import Simulation
 from hls4ml.estimate import Estimate, estimate_model
+from hls4ml.learning import learner_for
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, format_graph
@@ -162,6 +163,36 @@ class ModelGraph:
                 self.compile()
             assert self._simulation is not None
             return self._simulation
+
+    def compiled_simulation(self, purpose: str) -> Simulation:
+        """The C-simulation compile() built; refuses (RuntimeError) a model not compiled yet, or whose
+        weights changed since (update_weights)."""
+        with self._compile_lock:
+            if self._simulation is None:
+                raise RuntimeError(f'{purpose} runs on the C-simulation: call hls_model.compile() first')
+            return self._simulation
+
+    def learner(self, layer_name: str) -> Any:
+        """On-chip learning of a SOM (Kohonen) or ReSOM (Hebbian) layer on the compiled firmware:
+        a hls4ml.learning.SOMLearner or ReSOMLearner (docs/som.md, "On-chip learning")."""
+        return learner_for(self, layer_name)
+
+    def update_weights(self, layer_name: str, weights: dict[str, np.ndarray]) -> None:
+        """Replace weights of a layer (same shapes, finite); the next predict() compiles again."""
+        if layer_name not in self.graph.layers:
+            raise ValueError(f'no layer {layer_name!r} in the model; its layers: {", ".join(self.graph.layers)}')
+        layer = self.graph.layers[layer_name]
+        for name, values in weights.items():
+            values = np.asarray(values, dtype=np.float64)
+            old = layer.weights.get(name)
+            if old is None or old.shape != values.shape or not np.all(np.isfinite(values)):
+                shape = None if old is None else old.shape
+                raise ValueError(
+                    f'{layer.describe()}: weights {name!r} must be finite of shape {shape}, got {values.shape}'
+                )
+        with self._compile_lock:
+            layer.weights.update({name: np.array(values, dtype=np.float64) for name, values in weights.items()})
+            self._simulation = None
 
     def predict(self, x: Any) -> Any:
         """Bit-accurate firmware outputs for a batch: hls4ml 1.x shapes (flattened per sample)."""

@@ -27,6 +27,10 @@ COMMON_FILES = {
     '{name}_bridge.cpp': 'common/project_bridge.cpp.j2',
 }
 WEIGHTS_TEMPLATE = 'common/firmware/weights/array.h.j2'
+LEARN_FILES = {  # the learning top functions, in projects with a SOM or ReSOM layer (docs/som.md)
+    'firmware/{name}_learn.h': 'common/firmware/learn.h.j2',
+    'firmware/{name}_learn.cpp': 'common/firmware/learn.cpp.j2',
+}
 
 
 class VendorToolNotFound(RuntimeError):
@@ -95,6 +99,10 @@ class Backend:
     def project_files(self) -> dict[str, str]:
         """Output path (relative to the project, `{name}` = project name) -> template."""
         return dict(COMMON_FILES)
+
+    def learn_files(self) -> dict[str, str]:
+        """The files a project with learning top functions (SOM, ReSOM layers) has besides."""
+        return dict(LEARN_FILES)
 
     def build(self, design: Design, **kwargs: Any) -> dict[str, Any]:
         """Run the vendor tool on the written project."""

@@ -67,6 +67,11 @@ class Simulation:
                 f"model's: {interface.ports_line!r}); delete it and compile again"
             )
 
+    def symbol(self, suffix: str, argtypes: list, restype: Any = None) -> Any:
+        """The library's function `<project>_<suffix>` with its ctypes signature (the learning functions
+        of hls4ml/csim/learning.py use it); CompilationError when the library has none."""
+        return self._symbol(suffix, argtypes, restype)
+
     def _symbol(self, suffix: str, argtypes: list, restype: Any = None) -> Any:
         name = f'{self.interface.project_name}_{suffix}'
         try:

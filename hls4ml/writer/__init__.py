@@ -57,7 +57,8 @@ def render_project(design: Design, project: ProjectContext) -> dict[str, str]:
     backend = design.backend
     environment = _environment(backend.template_dir)
     name = project.project_name
-    files = {path.format(name=name): template for path, template in backend.project_files().items()}
+    templates = {**backend.project_files(), **(backend.learn_files() if project.learners else {})}
+    files = {path.format(name=name): template for path, template in templates.items()}
     rendered = {
         _in_sources(backend, path): environment.get_template(template).render(p=project)
         for path, template in files.items()

@@ -9,6 +9,7 @@ from typing import Any
 from hls4ml.backends.base import Design
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.kinds import KIND_LOWERINGS
+from hls4ml.backends.common.learning import LearnTop, learning_tops
 from hls4ml.backends.common.quoting import cmake_argument, tcl_word, tcl_words
 from hls4ml.backends.common.records import ConstArray, LayerImpl
 from hls4ml.model.ir import Graph
@@ -67,6 +68,7 @@ class ProjectContext:
     layers: list[LayerImpl] = field(default_factory=list)
     traces: list[Port] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
+    learners: list[LearnTop] = field(default_factory=list)  # learning top functions (SOM, ReSOM layers)
 
     # How the build-script templates print a value: one literal Tcl word / CMake argument, quoted and
     # escaped when it holds anything but letters, digits and _ . + - / : % , (backends/common/quoting.py).
@@ -115,6 +117,7 @@ class ProjectContext:
         upper-cased guards, tensors and their oneAPI pipes), for `project_name_clash`."""
         names = {name for name, _ in self.typedefs}
         names |= {impl.struct for impl in self.layers} | {f'{impl.struct}_task' for impl in self.layers}
+        names |= {top.struct for top in self.learners}
         for array in self.arrays:
             names |= {array.name, f'{array.name}_values', f'{array.name}_loaded', f'{array.name}_H_'}
         for port in self.inputs + self.outputs + self.intermediates:
@@ -163,6 +166,7 @@ def lower_project(design: Design) -> ProjectContext:
         for impl, layer in zip(project.layers, computed, strict=True)
     ]
     project.traces = _traced(graph, ports)
+    project.learners = learning_tops(project.project_name, context, project.layers)
     project.pipeline_style, project.pipeline_interval = top_schedule(design)
     clash = project_name_clash(project.project_name, project.global_identifiers)
     if clash:

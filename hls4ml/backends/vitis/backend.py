@@ -60,6 +60,9 @@ class VitisBackend(Backend):
             'vivado_synth.tcl': 'vivado_synth.tcl.j2',
         }
 
+    def learn_files(self) -> dict[str, str]:
+        return {**super().learn_files(), 'build_learn.tcl': 'build_learn.tcl.j2'}
+
     def build(self, design: Design, **kwargs: Any) -> dict[str, Any]:
         from hls4ml.backends.vitis.build import build_project
 

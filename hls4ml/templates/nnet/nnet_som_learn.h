@@ -20,7 +20,7 @@
 
 namespace nnet {
 
-enum hebbian_rule { hebbian_hebb = 0, hebbian_oja = 1 };
+enum hebbian_rule { hebbian_hebb = 0, hebbian_oja = 1, hebbian_bmu = 2 };
 
 struct hebbian_config {
     // Required typedefs: lateral_t, activity_t, rate_t.
@@ -55,6 +55,27 @@ void hebbian_update_bmu(typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x
                         unsigned bmu_x, unsigned bmu_y, const typename CONFIG_T::rate_t &rate) {
     const unsigned slot = bmu_x * CONFIG_T::n_units_y + bmu_y;
     lateral[slot] = lateral[slot] + rate;
+}
+
+// The config of a Hebbian step with its rule fixed (hebbian_step chooses one at run time).
+template <typename CONFIG_T, unsigned Rule> struct hebbian_rule_config : CONFIG_T {
+    static const unsigned rule = Rule;
+};
+
+// One Hebbian step with the rule chosen at run time (the learning top function of a ReSOM layer):
+// hebbian_bmu grows the synapse of the two BMUs, hebbian_oja and hebbian_hebb update every synapse.
+template <typename CONFIG_T>
+void hebbian_step(typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CONFIG_T::n_units_y],
+                  const typename CONFIG_T::activity_t act_x[CONFIG_T::n_units_x],
+                  const typename CONFIG_T::activity_t act_y[CONFIG_T::n_units_y], unsigned bmu_x, unsigned bmu_y,
+                  const typename CONFIG_T::rate_t &rate, unsigned rule) {
+    if (rule == hebbian_bmu) {
+        hebbian_update_bmu<CONFIG_T>(lateral, bmu_x, bmu_y, rate);
+    } else if (rule == hebbian_oja) {
+        hebbian_update<hebbian_rule_config<CONFIG_T, hebbian_oja>>(lateral, act_x, act_y, rate);
+    } else {
+        hebbian_update<hebbian_rule_config<CONFIG_T, hebbian_hebb>>(lateral, act_x, act_y, rate);
+    }
 }
 
 struct kohonen_config {

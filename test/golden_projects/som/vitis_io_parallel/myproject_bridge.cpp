@@ -34,3 +34,27 @@ HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *o
                               long n_samples) {
     myproject_run(inputs, outputs, traces, n_samples);
 }
+#include <vector>
+#include "firmware/myproject_learn.cpp"
+
+
+// som: Kohonen steps, sample by sample, each with its rate and its row and column tables.
+HLS4ML_EXPORT void myproject_learn_som_run(const double *samples, const double *rates, const double *row_tables,
+                          const double *col_tables, double *codebook_values, long *bmus, long n_samples) {
+    std::vector<learn_config2::codebook_t> codebook(60);
+    nnet::convert_data<double, learn_config2::codebook_t, 60>(codebook_values, codebook.data());
+    for (long sample = 0; sample < n_samples; sample++) {
+        layer1_result_t data[5];
+        nnet::convert_data<double, layer1_result_t, 5>(samples + sample * 5, data);
+        learn_config2::rate_t rate[1];
+        nnet::convert_data<double, learn_config2::rate_t, 1>(rates + sample, rate);
+        learn_config2::neighbourhood_t row_table[3], col_table[4];
+        nnet::convert_data<double, learn_config2::neighbourhood_t, 3>(row_tables + sample * 3, row_table);
+        nnet::convert_data<double, learn_config2::neighbourhood_t, 4>(col_tables + sample * 4, col_table);
+        unsigned bmu = 0;
+        myproject_learn_som(data, rate[0], row_table, col_table, codebook.data(), bmu);
+        bmus[sample] = bmu;
+    }
+    nnet::convert_data_back<learn_config2::codebook_t, double, 60>(codebook.data(), codebook_values);
+}
+

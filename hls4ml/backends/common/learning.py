@@ -1,0 +1,95 @@
+"""The learning top functions of a project (docs/som.md, "On-chip learning"): one per SOM layer (a
+Kohonen step of its codebook, spec A.8) and one per ReSOM layer (a Hebbian step of its lateral matrix,
+spec A.9), as data for `common/firmware/learn.cpp.j2` and the bridge.
+
+The learned state (codebook, lateral matrix) is an in-out argument of the top function, so hardware
+holds it in a memory it reads and writes; the rates and neighbourhood tables are inputs (their
+schedules stay on the host). A ReSOM step reads the layer's own codebooks and activity tables (the
+constant arrays of the inference) to compute the afferent activities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hls4ml.backends.common.context import LoweringContext
+from hls4ml.backends.common.records import LayerImpl
+from hls4ml.model.ir import Layer
+from hls4ml.model.kinds import Kind
+from hls4ml.model.learning_types import hebbian_types, kohonen_types, learnable
+
+
+@dataclass
+class LearnTop:
+    """One learning top function: its name, its config struct and what the bridge converts."""
+
+    kind: str  # 'kohonen' (SOM) or 'hebbian' (ReSOM)
+    layer: str
+    function: str  # <project>_learn_<layer>
+    struct: str  # learn_config<index>
+    base: str  # the nnet config it extends
+    statics: list[tuple[str, str, str]] = field(default_factory=list)
+    typedefs: list[tuple[str, str]] = field(default_factory=list)
+    inputs: list[tuple[str, int]] = field(default_factory=list)  # (type name, size) of x (and y)
+    state_size: int = 0  # values of the codebook or lateral matrix
+    grid: tuple[int, int] = (1, 1)  # Kohonen: the neighbourhood tables' sizes
+    resom_struct: str = ''  # Hebbian: the layer's inference config and arrays (wx, wy, ax, ay)
+    resom_arrays: tuple[str, ...] = ()
+
+
+def learning_tops(project_name: str, context: LoweringContext, impls: list[LayerImpl]) -> list[LearnTop]:
+    """A learning top function for each learnable SOM and each ReSOM layer, in graph order."""
+    lowered = {impl.name: impl for impl in impls}
+    tops = []
+    for layer in context.graph.layers.values():
+        if layer.kind == Kind.SOM and learnable(context.graph, layer):
+            tops.append(_kohonen_top(project_name, context, layer))
+        elif layer.kind == Kind.RESOM:
+            tops.append(_hebbian_top(project_name, context, layer, lowered[layer.name]))
+    return tops
+
+
+def _kohonen_top(project_name: str, context: LoweringContext, layer: Layer) -> LearnTop:
+    types, attributes = kohonen_types(context.graph, layer), layer.attributes
+    rows, cols = attributes['grid']
+    index, spell = context.index[layer.name], context.family
+    top = LearnTop(
+        'kohonen', layer.name, f'{project_name}_learn_{layer.name}', f'learn_config{index}', 'nnet::kohonen_config'
+    )
+    top.statics = [
+        ('unsigned', 'n_in', str(attributes['n_in'])),
+        ('unsigned', 'n_units', str(attributes['n_units'])),
+        ('unsigned', 'n_rows', str(rows)),
+        ('unsigned', 'n_cols', str(cols)),
+        ('unsigned', 'distance', f'nnet::som_{attributes["distance"]}'),
+    ]
+    top.typedefs = [
+        (f'{var}_t', getattr(types, var).spelling(spell))
+        for var in ('accum', 'codebook', 'neighbourhood', 'rate', 'factor')
+    ]
+    top.inputs = [(context.input_type_name(layer), attributes['n_in'])]
+    top.state_size, top.grid = attributes['n_units'] * attributes['n_in'], (rows, cols)
+    return top
+
+
+def _hebbian_top(project_name: str, context: LoweringContext, layer: Layer, impl: LayerImpl) -> LearnTop:
+    types, attributes = hebbian_types(layer), layer.attributes
+    index = context.index[layer.name]
+    top = LearnTop(
+        'hebbian', layer.name, f'{project_name}_learn_{layer.name}', f'learn_config{index}', 'nnet::hebbian_config'
+    )
+    n_x, n_y = attributes['n_units_x'], attributes['n_units_y']
+    top.statics = [('unsigned', 'n_units_x', str(n_x)), ('unsigned', 'n_units_y', str(n_y))]
+    top.typedefs = [
+        (f'{var}_t', getattr(types, var).spelling(context.family)) for var in ('lateral', 'activity', 'rate')
+    ]
+    top.inputs = [
+        (context.input_type_name(layer, side), context.graph.tensors[layer.inputs[side]].size) for side in (0, 1)
+    ]
+    top.state_size = n_x * n_y
+    top.resom_struct = impl.struct
+    top.resom_arrays = tuple(f'{prefix}{index}' for prefix in ('wx', 'wy', 'ax', 'ay'))
+    missing = [name for name in top.resom_arrays if name not in impl.arguments]
+    if missing:  # the ReSOM lowering renamed its arrays: say so rather than write a project that does not compile
+        raise ValueError(f'{layer.describe()}: the learning top function cannot find the arrays {missing}')
+    return top
