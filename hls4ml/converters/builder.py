@@ -587,6 +587,37 @@ class GraphBuilder:
         name = self._emit(origin, Kind.EXPERT_CHOICE_ROUTER, [x.tensor], capacity=int(capacity), **attributes)
         return Value(name, x.shape, (0, 1))
 
+    def moe(
+        self,
+        origin: Origin,
+        x: Value,
+        logits: Value,
+        kernels: np.ndarray,
+        biases: np.ndarray,
+        k: int,
+        renormalize: bool,
+    ) -> Value:
+        """A mixture of E Dense experts computing only the k routed per token (docs/moe.md): features x
+        (..., n_in), router logits (..., E) with the same leading axes, `kernels` (E, n_in, n_out),
+        `biases` (E, n_out); token choice as `router`. The result is (..., n_out)."""
+        kernels, biases = np.asarray(kernels, dtype=np.float64), np.asarray(biases, dtype=np.float64)
+        experts = kernels.shape[0]
+        if kernels.ndim != 3 or kernels.shape[1] != x.shape[-1] or biases.shape != (experts, kernels.shape[2]):
+            raise UnsupportedOperation(
+                f'{origin}: expert weights {kernels.shape}, biases {biases.shape}, input {x.shape}'
+            )
+        if logits.shape != (*x.shape[:-1], experts) or not 1 <= int(k) <= experts:
+            raise UnsupportedOperation(f'{origin}: k={k} over router logits {logits.shape} for {experts} experts')
+        x, logits = self.framework_order(x, origin), self.framework_order(logits, origin)
+        attributes = {'n_in': kernels.shape[1], 'n_out': kernels.shape[2], 'n_experts': experts}
+        weights = {'weight': kernels, 'bias': biases}
+        inputs = [x.tensor, logits.tensor]
+        name = self._emit(
+            origin, Kind.MOE, inputs, weights=weights, k=int(k), renormalize=bool(renormalize), **attributes
+        )
+        shape = self.graph.tensors[name].shape
+        return Value(name, shape, tuple(range(len(shape))))
+
     def som(self, origin: Origin, x: Value, attributes: dict[str, Any], weights: dict[str, np.ndarray]) -> Value:
         """A self-organizing map of a vector; attributes and weights from `converters.som.som_layer_parts`."""
         if x.rank != 1 or x.shape[0] != attributes['n_in']:

@@ -40,10 +40,11 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     (else the nearest divisor is taken, with a warning); an Einsum or EinsumDense takes any value up
     to its product count. A convolution's matrix is
     (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one); a SOM with
-    Implementation 'dense' has the n_in x n_units matrix of its scores.
+    Implementation 'dense' has the n_in x n_units matrix of its scores; a MoE folds each routed
+    expert's n_in x n_out matrix as Dense.
     """
     for layer in graph.layers.values():
-        if layer.kind == Kind.DENSE:
+        if layer.kind in (Kind.DENSE, Kind.MOE):  # MoE: each routed expert's n_in x n_out product
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
         elif layer.kind == Kind.SOM and layer.attributes.get('implementation') == 'dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)

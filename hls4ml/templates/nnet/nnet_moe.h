@@ -1,0 +1,151 @@
+// Mixture of Dense experts with conditional execution, io_parallel (docs/moe.md, "Conditional experts").
+//
+// Per token: n_in features x and n_experts router logits r. The Router's token choice (nnet_router.h,
+// unchanged: k argmax passes on the logits, ties to the lower index; the gates through the stable
+// softmax tables, renormalised over the k or not) picks the experts chosen[0..k-1] and their gates.
+// Then only the k routed experts are computed: slot s selects expert chosen[s]'s weight set out of
+// the E sets (a multiplexer per weight, or the expert's address in the weight ROM) and runs it through
+// nnet::dense (nnet_dense.h), so each slot is one bank of ceil(n_in * n_out / reuse_factor)
+// multipliers shared by all E experts, folded by the reuse factor and the strategy exactly as Dense.
+// k banks instead of E: the multipliers an always-computed mixture would need shrink by E / k.
+//
+// Arithmetic (bit for bit hls4ml/model/reference/moe.py):
+//   out_s[j] = acc_j after acc_j = bias[e][j]; acc_j += x_i * w[e][i][j] (i = 0 .. n_in-1), in accum_t
+//   y_j = 0; y_j += gate_s * out_s[j] for s = 0 .. k-1 in rank order, each += a write into res_T.
+// Weights are [expert][n_in][n_out] (each expert the Dense layout), biases [expert][n_out].
+#ifndef NNET_MOE_H_
+#define NNET_MOE_H_
+
+#include "nnet_common.h"
+#include "nnet_dense.h"
+#include "nnet_router.h"
+
+namespace nnet {
+
+struct moe_config {
+    // Required typedefs: accum_t, weight_t, bias_t, gate_t, gate_accum_t, exp_table_t, inv_table_t,
+    // exp_index_t, inv_index_t.
+    static const unsigned n_in = 16;      // features per token
+    static const unsigned n_out = 16;     // outputs per token
+    static const unsigned n_experts = 8;  // E
+    static const unsigned k = 2;          // routed experts per token
+    static const unsigned n_rows = 1;     // tokens per sample (row-major)
+    static const bool renormalize = true;
+    static const unsigned table_size = 1024;
+    static const int exp_table_shift = 0;
+    static const int exp_table_start = 0;
+    static const int inv_table_shift = 0;
+    static const int inv_table_start = 0;
+    static const unsigned io_type = io_parallel;
+    static const unsigned strategy = latency;
+    static const unsigned reuse_factor = 1;
+};
+
+// The Router's view of the config: n_in = the experts, accum_t = the sum of exponentials.
+template <class CONFIG_T> struct moe_router_view {
+    typedef typename CONFIG_T::exp_table_t exp_table_t;
+    typedef typename CONFIG_T::inv_table_t inv_table_t;
+    typedef typename CONFIG_T::exp_index_t exp_index_t;
+    typedef typename CONFIG_T::inv_index_t inv_index_t;
+    typedef typename CONFIG_T::gate_accum_t accum_t;
+    static const unsigned n_in = CONFIG_T::n_experts;
+    static const unsigned k = CONFIG_T::k;
+    static const bool renormalize = CONFIG_T::renormalize;
+    static const unsigned table_size = CONFIG_T::table_size;
+    static const int exp_table_shift = CONFIG_T::exp_table_shift;
+    static const int exp_table_start = CONFIG_T::exp_table_start;
+    static const int inv_table_shift = CONFIG_T::inv_table_shift;
+    static const int inv_table_start = CONFIG_T::inv_table_start;
+};
+
+// Dense's view: one expert's n_in x n_out product, written into accum_t.
+template <class CONFIG_T> struct moe_expert_view {
+    typedef typename CONFIG_T::accum_t accum_t;
+    typedef typename CONFIG_T::weight_t weight_t;
+    typedef typename CONFIG_T::bias_t bias_t;
+    static const unsigned n_in = CONFIG_T::n_in;
+    static const unsigned n_out = CONFIG_T::n_out;
+    static const unsigned io_type = CONFIG_T::io_type;
+    static const unsigned strategy = CONFIG_T::strategy;
+    static const unsigned reuse_factor = CONFIG_T::reuse_factor;
+    static const unsigned n_zeros = 0; // the selected weights change per token: no multiplier is constant
+};
+
+// The weight set of `expert` out of the E sets: one multiplexer per weight and bias.
+template <class CONFIG_T>
+inline void moe_select_expert(unsigned expert,
+                              const typename CONFIG_T::weight_t weights[CONFIG_T::n_experts * CONFIG_T::n_in * CONFIG_T::n_out],
+                              const typename CONFIG_T::bias_t biases[CONFIG_T::n_experts * CONFIG_T::n_out],
+                              typename CONFIG_T::weight_t selected[CONFIG_T::n_in * CONFIG_T::n_out],
+                              typename CONFIG_T::bias_t selected_biases[CONFIG_T::n_out]) {
+    NNET_INLINE
+    static const unsigned n_weights = CONFIG_T::n_in * CONFIG_T::n_out;
+    NNET_UNROLL
+    for (unsigned w = 0; w < n_weights; w++) {
+        selected[w] = weights[expert * n_weights + w];
+    }
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+        selected_biases[j] = biases[expert * CONFIG_T::n_out + j];
+    }
+}
+
+// One token: route, then compute the k routed experts and sum their gated outputs.
+template <class data_T, class logit_T, class res_T, typename CONFIG_T>
+inline void moe_row(const data_T data[CONFIG_T::n_in], const logit_T logits[CONFIG_T::n_experts],
+                    res_T res[CONFIG_T::n_out],
+                    const typename CONFIG_T::weight_t weights[CONFIG_T::n_experts * CONFIG_T::n_in * CONFIG_T::n_out],
+                    const typename CONFIG_T::bias_t biases[CONFIG_T::n_experts * CONFIG_T::n_out],
+                    const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                    const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_INLINE
+    typedef moe_router_view<CONFIG_T> router_T;
+    typedef typename CONFIG_T::accum_t accum_t;
+    unsigned chosen[CONFIG_T::k];
+    typename CONFIG_T::gate_t gates[CONFIG_T::k];
+    res_T total[CONFIG_T::n_out];
+    NNET_ARRAY_PARTITION_COMPLETE(chosen)
+    NNET_ARRAY_PARTITION_COMPLETE(gates)
+    NNET_ARRAY_PARTITION_COMPLETE(total)
+    router_select<logit_T, router_T>(logits, chosen);
+    router_gate_values<logit_T, typename CONFIG_T::gate_t, router_T>(logits, chosen, gates, exp_table, inv_table);
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+        total[j] = 0;
+    }
+    NNET_UNROLL
+    for (unsigned s = 0; s < CONFIG_T::k; s++) {
+        typename CONFIG_T::weight_t selected[CONFIG_T::n_in * CONFIG_T::n_out];
+        typename CONFIG_T::bias_t selected_biases[CONFIG_T::n_out];
+        accum_t out[CONFIG_T::n_out];
+        NNET_ARRAY_PARTITION_COMPLETE(out)
+        moe_select_expert<CONFIG_T>(chosen[s], weights, biases, selected, selected_biases);
+        dense<data_T, accum_t, moe_expert_view<CONFIG_T>>(data, out, selected, selected_biases);
+        NNET_UNROLL
+        for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+            total[j] += gates[s] * out[j];
+        }
+    }
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+        res[j] = total[j];
+    }
+}
+
+// Every token of the sample (n_rows rows), each routed and computed on its own.
+template <class data_T, class logit_T, class res_T, typename CONFIG_T>
+void moe(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], const logit_T logits[CONFIG_T::n_experts * CONFIG_T::n_rows],
+         res_T res[CONFIG_T::n_out * CONFIG_T::n_rows],
+         const typename CONFIG_T::weight_t weights[CONFIG_T::n_experts * CONFIG_T::n_in * CONFIG_T::n_out],
+         const typename CONFIG_T::bias_t biases[CONFIG_T::n_experts * CONFIG_T::n_out],
+         const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+         const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
+        moe_row<data_T, logit_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, logits + row * CONFIG_T::n_experts,
+                                                  res + row * CONFIG_T::n_out, weights, biases, exp_table, inv_table);
+    }
+}
+
+} // namespace nnet
+
+#endif

@@ -1,0 +1,88 @@
+"""Mixtures of Dense experts with conditional execution (nnet_moe.h) compiled with g++: predict() equals
+the reference interpreter bit for bit (Vitis in both IO types, oneAPI and Catapult), per token of a
+(tokens, features) input too; and the firmware is within the gate tables' tolerance of the float64
+definition written in the test on the quantized logits and weights."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hls4ml
+from hls4ml.converters.builder import GraphBuilder, Origin
+from hls4ml.model.graph import ModelGraph
+from hls4ml.model.interpreter import interpret
+
+pytestmark = pytest.mark.csim
+D, EXPERTS, OUT, TOKENS = 6, 4, 5, 3
+GATE_TOLERANCE = 2.0**-7  # the 1024-entry exp and reciprocal tables (docs/moe.md)
+
+
+def _weights(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gate, expert kernels and biases on a 2^-4 grid, so the fixed-point weights are exact."""
+    rng = np.random.default_rng(seed)
+    grid = lambda *shape: np.round(rng.normal(0, 0.5, shape) * 16) / 16  # noqa: E731
+    return grid(D, EXPERTS), grid(EXPERTS, D, OUT), grid(EXPERTS, OUT)
+
+
+def _model(tmp_path, backend: str, io_type: str, shape: tuple[int, ...], k: int, renormalize: bool) -> ModelGraph:
+    gate, kernels, biases = _weights(3)
+    builder = GraphBuilder('full')
+    x = builder.input(Origin('x', 'input'), shape)
+    logits = builder.dense(Origin('gate', 'Linear'), x, gate, None)
+    y = builder.moe(Origin('moe', 'MoE'), x, logits, kernels, biases, k, renormalize)
+    builder.output(y, Origin('moe', 'out'))
+    graph, origin = builder.finish()
+    config = hls4ml.utils.create_config(str(tmp_path / 'prj'), 'myproject', backend, io_type=io_type)
+    config['HLSConfig'] = {'Model': {'Precision': 'fixed<16,6>', 'ReuseFactor': 1}}
+    return ModelGraph(config, graph, origin)
+
+
+def definition(x: np.ndarray, logits: np.ndarray, kernels: np.ndarray, biases: np.ndarray, k: int, renormalize: bool):
+    """Float64, token by token, from the definition: softmax of the logits, the k best (the lower index
+    first on ties), gates renormalised over them or not, y = sum of gate_e * (x W_e + b_e)."""
+    outputs = []
+    for features, scores in zip(x.reshape(-1, D), logits.reshape(-1, EXPERTS), strict=True):
+        probabilities = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
+        chosen = sorted(range(EXPERTS), key=lambda e: (-scores[e], e))[:k]
+        gates = probabilities[chosen] / (probabilities[chosen].sum() if renormalize else 1.0)
+        outputs.append(sum(g * (features @ kernels[e] + biases[e]) for g, e in zip(gates, chosen, strict=True)))
+    return np.array(outputs)
+
+
+@pytest.mark.parametrize(
+    ('backend', 'io_type', 'shape', 'k', 'renormalize'),
+    [
+        ('Vitis', 'io_parallel', (D,), 2, True),
+        ('Vitis', 'io_stream', (TOKENS, D), 2, False),
+        ('Vitis', 'io_parallel', (TOKENS, D), 1, False),
+        ('oneAPI', 'io_parallel', (D,), 3, True),
+        ('Catapult', 'io_stream', (D,), 2, True),
+    ],
+)
+def test_moe_bit_exact_and_near_the_definition(tmp_path, backend, io_type, shape, k, renormalize) -> None:
+    model = _model(tmp_path, backend, io_type, shape, k, renormalize)
+    rng = np.random.default_rng(0)
+    x = np.round(rng.normal(0, 1, (40, *shape)) * 64) / 64  # on the input grid
+    x[0] = 0  # all logits tied: the lower experts win
+    predicted = model.predict(x)
+    (reference,), per_layer = interpret(model, x)
+    np.testing.assert_array_equal(predicted, reference.to_double())
+    _, kernels, biases = _weights(3)
+    expected = definition(x, per_layer['gate'].to_double(), kernels, biases, k, renormalize)
+    bound = GATE_TOLERANCE * k * np.abs(np.einsum('ri,eio->reo', x.reshape(-1, D), kernels) + biases).max()
+    firmware = per_layer['moe'].to_double().reshape(expected.shape)  # (tokens, OUT); predict() is channels first
+    np.testing.assert_allclose(firmware, expected, atol=bound + 2.0**-10)
+
+
+def test_only_the_routed_experts_matter(tmp_path) -> None:
+    """Changing the weights of an expert no token routes to leaves every output bit unchanged."""
+    model = _model(tmp_path, 'Vitis', 'io_parallel', (D,), 1, False)
+    x = np.round(np.random.default_rng(5).normal(0, 1, (EXPERTS - 1, D)) * 64) / 64  # k = 1: an expert idles
+    (_,), per_layer = interpret(model, x)
+    used = set(np.argmax(per_layer['gate'].to_double(), axis=1))
+    unused = [e for e in range(EXPERTS) if e not in used]
+    before = model.predict(x)
+    model.graph.layers['moe'].weights['weight'][unused] = 0.0  # the interpreter reads the changed weights
+    (after,), _ = interpret(model, x)
+    np.testing.assert_array_equal(before, after.to_double())
