@@ -1,0 +1,61 @@
+"""Keras 3 mixture-of-experts layers that compute only the routed experts in firmware (docs/moe.md,
+"Conditional experts").
+
+* `SparseMoE`: token choice over `num_experts` Dense experts (with bias): a gate matrix gives the
+  router logits, the softmax gates of the k best experts (ties to the lower index, renormalised over
+  them or not; `keras_moe.route`) weight those experts' outputs, y = sum of gate_e * (x W_e + b_e).
+  hls4ml converts it into a gate Dense `<name>_gate` and one MoE layer `<name>`, whose firmware
+  computes k experts per token, not all of them.
+
+Runs on any Keras backend (keras.ops only); the float call evaluates every expert.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import keras
+from keras import ops
+
+from hls4ml.nn.keras_moe import route
+
+
+@keras.saving.register_keras_serializable(package='hls4ml')
+class SparseMoE(keras.layers.Layer):
+    """Token-choice mixture of `num_experts` Dense(units) experts, k per token. Input (batch, features)
+    or (batch, tokens, features), each token routed on its own; output (..., units)."""
+
+    def __init__(
+        self, units: int, num_experts: int, k: int = 2, renormalize: bool = True, gate_bias: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        if not 1 <= int(k) <= int(num_experts):
+            raise ValueError(f'SparseMoE: k={k} must be between 1 and num_experts={num_experts}')
+        self.units, self.num_experts, self.k = int(units), int(num_experts), int(k)
+        self.renormalize, self.gate_bias = bool(renormalize), bool(gate_bias)
+
+    def build(self, input_shape: Any) -> None:
+        features = int(input_shape[-1])
+        self.gate_kernel = self.add_weight(shape=(features, self.num_experts), name='gate_kernel')
+        self.gate_bias_weight = (
+            self.add_weight(shape=(self.num_experts,), name='gate_bias', initializer='zeros')
+            if self.gate_bias
+            else None
+        )
+        self.kernel = self.add_weight(shape=(self.num_experts, features, self.units), name='kernel')
+        self.bias = self.add_weight(shape=(self.num_experts, self.units), name='bias', initializer='zeros')
+
+    def call(self, x: Any) -> Any:
+        logits = ops.matmul(x, self.gate_kernel)
+        if self.gate_bias_weight is not None:
+            logits = logits + self.gate_bias_weight
+        gates = route(logits, self.k, self.renormalize, 'gates')  # (..., experts), 0 where not routed
+        outputs = ops.einsum('...i,eio->...eo', x, self.kernel) + self.bias
+        return ops.sum(ops.expand_dims(gates, -1) * outputs, axis=-2)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        return (*input_shape[:-1], self.units)
+
+    def get_config(self) -> dict[str, Any]:
+        settings = {'units': self.units, 'num_experts': self.num_experts, 'k': self.k}
+        return {**super().get_config(), **settings, 'renormalize': self.renormalize, 'gate_bias': self.gate_bias}

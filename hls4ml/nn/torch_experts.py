@@ -1,0 +1,59 @@
+"""PyTorch mixture-of-experts modules that compute only the routed experts in firmware (docs/moe.md,
+"Conditional experts").
+
+* `SparseMoE`: token choice over `num_experts` Linear experts (with bias): the gate Linear gives the
+  router logits, the softmax gates of the k best experts (ties to the lower index, renormalised over
+  them or not) weight those experts' outputs, y = sum of gate_e * (x W_e + b_e). hls4ml converts it
+  into a gate Dense and one MoE layer, whose firmware computes k experts per token, not all of them.
+
+The forward pass is one call of `sparse_moe` after the gate, which torch.fx keeps as one node
+(`torch.fx.wrap`), so the frontend sees the whole mixture. The float forward evaluates every expert
+(simple and exact; the saving is the firmware's).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from hls4ml.nn.torch_moe import topk_router
+
+
+def sparse_moe(
+    x: torch.Tensor, logits: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, k: int, renormalize: bool
+) -> torch.Tensor:
+    """y = sum over the experts of gate_e * (x W_e + b_e), the gates 0 but for each token's k best;
+    x (..., in), logits (..., E), weight (E, in, out), bias (E, out)."""
+    gates = topk_router(logits, k, renormalize, 'gates')
+    outputs = torch.einsum('...i,eio->...eo', x, weight) + bias
+    return (gates.unsqueeze(-1) * outputs).sum(dim=-2)
+
+
+torch.fx.wrap('sparse_moe')
+
+
+class SparseMoE(torch.nn.Module):
+    """Token-choice mixture of `num_experts` Linear(in_features, out_features) experts, k per token.
+    Input (batch, in_features) or (batch, tokens, in_features), each token routed on its own."""
+
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        num_experts: int,
+        k: int = 2,
+        renormalize: bool = True,
+        gate_bias: bool = False,
+    ) -> None:
+        super().__init__()
+        if not 1 <= int(k) <= int(num_experts):
+            raise ValueError(f'SparseMoE: k={k} must be between 1 and num_experts={num_experts}')
+        self.gate = torch.nn.Linear(in_features, num_experts, bias=gate_bias)
+        bound = 1 / math.sqrt(in_features)  # each expert initialised as torch.nn.Linear is
+        self.weight = torch.nn.Parameter(torch.empty(num_experts, in_features, out_features).uniform_(-bound, bound))
+        self.bias = torch.nn.Parameter(torch.empty(num_experts, out_features).uniform_(-bound, bound))
+        self.k, self.renormalize = int(k), bool(renormalize)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return sparse_moe(x, self.gate(x), self.weight, self.bias, self.k, self.renormalize)
