@@ -262,6 +262,21 @@ class GraphBuilder:
         name = self._emit(origin, Kind.EINSUM, [a.tensor, b.tensor], equation=ir_equation)
         return Value(name, shape, tuple(range(len(shape))))
 
+    def einsum_dense(self, origin: Origin, equation: str, x: Value, kernel: np.ndarray, bias: np.ndarray) -> Value:
+        """`einsum(equation, x, kernel) + bias` with a constant kernel, `equation` over x's framework axes
+        without the batch axis; `bias` broadcasts to the output (the IR EinsumDense)."""
+        x = self.framework_order(x, origin)
+        kernel = np.asarray(kernel, dtype=np.float64)
+        try:
+            output_shape = plan(equation, x.shape, kernel.shape).output_shape
+            full_bias = np.broadcast_to(np.asarray(bias, dtype=np.float64), output_shape)
+        except (EinsumError, ValueError) as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from None
+        weights = {'weight': kernel, 'bias': np.ascontiguousarray(full_bias).reshape(-1)}
+        attributes = {'equation': equation, 'kernel_shape': kernel.shape, 'n_out': full_bias.size}
+        name = self._emit(origin, Kind.EINSUM_DENSE, [x.tensor], weights=weights, **attributes)
+        return Value(name, tuple(output_shape), tuple(range(len(output_shape))))
+
     def _dense_rows(
         self, origin: Origin, x: Value, weight: np.ndarray, bias: np.ndarray, types: dict[str, Any]
     ) -> Value:

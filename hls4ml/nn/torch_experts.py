@@ -57,3 +57,37 @@ class SparseMoE(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return sparse_moe(x, self.gate(x), self.weight, self.bias, self.k, self.renormalize)
+
+
+def soft_moe(x: torch.Tensor, slots: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """Soft MoE (Puigcerver et al. 2023) of a group of tokens x (batch, n, d), without the token
+    normalisation and scale: logits L = x slots (slots: d x (E S), expert-major), dispatch D = softmax
+    over the tokens (per slot), combine C = softmax over the slots (per token), slot inputs D^T x, expert
+    e on its S slots (weight (E, d, o), bias (E, o)), y = C Y~."""
+    experts, _, out_features = weight.shape
+    logits = x @ slots
+    dispatch, combine = torch.softmax(logits, dim=-2), torch.softmax(logits, dim=-1)
+    slot_inputs = (dispatch.transpose(-1, -2) @ x).unflatten(-2, (experts, -1))  # (batch, E, S, d)
+    slot_outputs = torch.einsum('...esd,edo->...eso', slot_inputs, weight) + bias.unsqueeze(-2)
+    return combine @ slot_outputs.reshape(*slot_outputs.shape[:-3], -1, out_features)
+
+
+torch.fx.wrap('soft_moe')
+
+
+class SoftMoE(torch.nn.Module):
+    """Soft MoE over a group of tokens (batch, tokens, in_features): `num_experts` Linear experts with
+    `slots_per_expert` slots each; every token reaches every slot through the two softmaxes, there is
+    no top-k. The slot parameters mu are `slots` (in_features, num_experts * slots_per_expert)."""
+
+    def __init__(self, in_features: int, out_features: int, num_experts: int, slots_per_expert: int = 1) -> None:
+        super().__init__()
+        if int(num_experts) < 1 or int(slots_per_expert) < 1:
+            raise ValueError(f'SoftMoE: num_experts={num_experts} and slots_per_expert={slots_per_expert} must be >= 1')
+        bound = 1 / math.sqrt(in_features)
+        self.slots = torch.nn.Parameter(torch.randn(in_features, num_experts * slots_per_expert) * bound)
+        self.weight = torch.nn.Parameter(torch.empty(num_experts, in_features, out_features).uniform_(-bound, bound))
+        self.bias = torch.nn.Parameter(torch.empty(num_experts, out_features).uniform_(-bound, bound))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return soft_moe(x, self.slots, self.weight, self.bias)

@@ -78,3 +78,19 @@ def moe_exact(
     outputs = np.einsum('ri,eio->reo', rows, weights) + biases[np.newaxis]
     picked = np.take_along_axis(outputs, chosen[:, :, np.newaxis], axis=1)  # (rows, k, n_out)
     return (gates[:, :, np.newaxis] * picked).sum(axis=1)
+
+
+def soft_moe_exact(x: np.ndarray, slots: np.ndarray, weights: np.ndarray, biases: np.ndarray) -> dict[str, np.ndarray]:
+    """Float64 Soft MoE of one group of tokens x (n, d) (no normalisation or scale): logits x slots
+    (slots (d, E S), expert-major), dispatch = softmax over the tokens, combine = softmax over the slots,
+    slot inputs dispatch^T x, expert e on its S slots, y = combine (slot outputs). All the stages."""
+    experts, _, out_features = weights.shape
+    logits = np.asarray(x, dtype=np.float64) @ slots
+    dispatch = np.exp(logits - logits.max(axis=0)) / np.exp(logits - logits.max(axis=0)).sum(axis=0)
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    combine = shifted / shifted.sum(axis=1, keepdims=True)
+    slot_inputs = dispatch.T @ x
+    grouped = slot_inputs.reshape(experts, -1, slot_inputs.shape[1])
+    slot_outputs = (np.einsum('esd,edo->eso', grouped, weights) + biases[:, np.newaxis]).reshape(-1, out_features)
+    stages = {'dispatch': dispatch, 'combine': combine, 'slot_inputs': slot_inputs}
+    return {**stages, 'slot_outputs': slot_outputs, 'y': combine @ slot_outputs}

@@ -9,7 +9,7 @@ import pytest
 
 from hls4ml.model.fixed import quantize
 from hls4ml.model.reference.dense import dense
-from hls4ml.model.reference.moe import moe, moe_exact
+from hls4ml.model.reference.moe import moe, moe_exact, soft_moe_exact
 from hls4ml.model.reference.router import router, router_choices
 from hls4ml.model.tables import softmax_tables, take
 
@@ -78,3 +78,28 @@ def test_twin_is_the_router_times_each_chosen_dense() -> None:
             out = dense(take(xq, row), take(weights, expert), take(bias, expert), TYPES['accum'], TYPES['accum'])
             total = (total + take(gates, (row, slot)) * take(out, 0)).cast(TYPES['result'])
         np.testing.assert_array_equal(got[row], total.to_double(), err_msg=f'row {row}')
+
+
+def test_soft_moe_float_form_matches_the_spec_vector() -> None:
+    """seed-layers.md C.5: 3 tokens, 2 experts x 1 slot, Phi = I."""
+    x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    stages = soft_moe_exact(x, np.eye(2), np.zeros((2, 2, 1)), np.zeros((2, 1)))
+    np.testing.assert_allclose(
+        stages['dispatch'].T, [[0.422319, 0.155362, 0.422319], [0.155362, 0.422319, 0.422319]], atol=1e-6
+    )
+    np.testing.assert_allclose(stages['combine'], [[0.731059, 0.268941], [0.268941, 0.731059], [0.5, 0.5]], atol=1e-6)
+    np.testing.assert_allclose(stages['slot_inputs'], [[0.844638, 0.577681], [0.577681, 0.844638]], atol=1e-6)
+
+
+def test_soft_moe_float_form_properties() -> None:
+    """D columns sum to 1 over the tokens, C rows over the slots; y is C times each slot's expert output."""
+    rng = np.random.default_rng(0)
+    x, slots = rng.normal(0, 1, (5, 3)), rng.normal(0, 1, (3, 6))
+    weights, biases = rng.normal(0, 1, (3, 3, 2)), rng.normal(0, 1, (3, 2))
+    stages = soft_moe_exact(x, slots, weights, biases)
+    np.testing.assert_allclose(stages['dispatch'].sum(axis=0), 1.0, atol=1e-12)
+    np.testing.assert_allclose(stages['combine'].sum(axis=1), 1.0, atol=1e-12)
+    expected = sum(
+        stages['combine'][:, [m]] * (stages['slot_inputs'][m] @ weights[m // 2] + biases[m // 2]) for m in range(6)
+    )
+    np.testing.assert_allclose(stages['y'], expected, atol=1e-12)
