@@ -273,7 +273,7 @@ class GraphBuilder:
         except (EinsumError, ValueError) as error:
             raise UnsupportedOperation(f'{origin}: {error}') from None
         weights = {'weight': kernel, 'bias': np.ascontiguousarray(full_bias).reshape(-1)}
-        attributes = {'equation': equation, 'kernel_shape': kernel.shape, 'n_out': full_bias.size}
+        attributes: dict[str, Any] = {'equation': equation, 'kernel_shape': kernel.shape, 'n_out': full_bias.size}
         name = self._emit(origin, Kind.EINSUM_DENSE, [x.tensor], weights=weights, **attributes)
         return Value(name, tuple(output_shape), tuple(range(len(output_shape))))
 
