@@ -607,28 +607,42 @@ class GraphBuilder:
         origin: Origin,
         x: Value,
         logits: Value,
-        kernels: np.ndarray,
-        biases: np.ndarray,
+        experts: list[tuple[np.ndarray, np.ndarray]],
         k: int,
         renormalize: bool,
     ) -> Value:
-        """A mixture of E Dense experts computing only the k routed per token (docs/moe.md): features x
-        (..., n_in), router logits (..., E) with the same leading axes, `kernels` (E, n_in, n_out),
-        `biases` (E, n_out); token choice as `router`. The result is (..., n_out)."""
-        kernels, biases = np.asarray(kernels, dtype=np.float64), np.asarray(biases, dtype=np.float64)
-        experts = kernels.shape[0]
-        if kernels.ndim != 3 or kernels.shape[1] != x.shape[-1] or biases.shape != (experts, kernels.shape[2]):
-            raise UnsupportedOperation(
-                f'{origin}: expert weights {kernels.shape}, biases {biases.shape}, input {x.shape}'
-            )
-        if logits.shape != (*x.shape[:-1], experts) or not 1 <= int(k) <= experts:
-            raise UnsupportedOperation(f'{origin}: k={k} over router logits {logits.shape} for {experts} experts')
+        """A mixture of E experts computing only the k routed per token (docs/moe.md): features x
+        (..., n_in), router logits (..., E) with the same leading axes; `experts` the (kernels (E, n_in, n),
+        biases (E, n)) of one layer (linear experts) or two (FFN experts, a ReLU between); token choice as
+        `router`. The result is (..., n_out)."""
+        layers = [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in experts]
+        count, widths = layers[0][0].shape[0], [x.shape[-1]]
+        for kernels, biases in layers:
+            if kernels.shape != (count, widths[-1], biases.shape[-1]) or biases.shape != (count, kernels.shape[2]):
+                raise UnsupportedOperation(
+                    f'{origin}: expert weights {kernels.shape}, biases {biases.shape} after {widths}'
+                )
+            widths.append(kernels.shape[2])
+        if len(layers) > 2 or logits.shape != (*x.shape[:-1], count) or not 1 <= int(k) <= count:
+            raise UnsupportedOperation(f'{origin}: k={k} over router logits {logits.shape} for {count} experts')
         x, logits = self.framework_order(x, origin), self.framework_order(logits, origin)
-        attributes = {'n_in': kernels.shape[1], 'n_out': kernels.shape[2], 'n_experts': experts}
-        weights = {'weight': kernels, 'bias': biases}
+        attributes = {'n_in': widths[0], 'n_out': widths[-1], 'n_hidden': widths[1] if len(layers) == 2 else 0}
+        names = [('weight', 'bias'), ('weight2', 'bias2')][: len(layers)]
+        weights = {
+            name: value
+            for pair, values in zip(names, layers, strict=True)
+            for name, value in zip(pair, values, strict=True)
+        }
         inputs = [x.tensor, logits.tensor]
         name = self._emit(
-            origin, Kind.MOE, inputs, weights=weights, k=int(k), renormalize=bool(renormalize), **attributes
+            origin,
+            Kind.MOE,
+            inputs,
+            weights=weights,
+            n_experts=count,
+            k=int(k),
+            renormalize=bool(renormalize),
+            **attributes,
         )
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))

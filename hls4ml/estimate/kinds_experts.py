@@ -1,4 +1,4 @@
-"""Rule of the mixture of Dense experts with conditional execution (`nnet_moe.h`, docs/moe.md).
+"""Rule of the mixture of Dense or FFN experts with conditional execution (`nnet_moe.h`, docs/moe.md).
 
 Per token: the Router's k argmax passes over the E logits and its gates (exp-table reads, a sum, one
 reciprocal read, k products); then k banks of ceil(n_in * n_out / RF) general multipliers, one per
@@ -20,7 +20,7 @@ from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, index_bi
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.kinds.experts import logits_type, moe_tables
+from hls4ml.model.kinds.experts import logits_type, moe_matrices, moe_tables
 
 
 def _routing(cost: Cost, layer: Layer, ctx: RuleContext) -> Range:
@@ -43,27 +43,42 @@ def _routing(cost: Cost, layer: Layer, ctx: RuleContext) -> Range:
     )
 
 
-def _expert_banks(cost: Cost, layer: Layer, ctx: RuleContext) -> tuple[Range, int]:
-    """k banks of block_factor multipliers over the selected weights; returns the delay and the block."""
+def _expert_bank(
+    cost: Cost, layer: Layer, ctx: RuleContext, shape: tuple[int, int], bits: tuple[int, int, int, int]
+) -> tuple[Range, int]:
+    """k banks of block_factor multipliers over one selected weight matrix (rows x cols), `bits` the
+    data, weight, bias and accumulator widths; returns the delay and the block."""
     attributes = layer.attributes
-    n_in, n_out, experts, k = attributes['n_in'], attributes['n_out'], attributes['n_experts'], attributes['k']
-    reuse = int(attributes.get('reuse_factor', 1))
-    block = math.ceil(n_in * n_out / reuse)
-    data_bits, weight_bits = ctx.input_bits(layer), ctx.type_bits(layer, 'weight')
-    accum_bits = ctx.type_bits(layer, 'accum')
-    banks = [Multiplier(k * block, data_bits, weight_bits)]
-    cost.add_multipliers(banks)
+    (rows, cols), (data_bits, weight_bits, bias_bits, accum_bits) = shape, bits
+    experts, k, reuse = attributes['n_experts'], attributes['k'], int(attributes.get('reuse_factor', 1))
+    block = math.ceil(rows * cols / reuse)
+    bank = [Multiplier(k * block, data_bits, weight_bits)]
+    cost.add_multipliers(bank)
     cost.adder_bits += k * block * accum_bits
     if attributes.get('strategy', 'latency') == 'resource':
         cost.memories.append(Memory('rom', experts * reuse, block * weight_bits, k, label='expert weights'))
-        cost.logic_bits += (
-            k * block * (data_bits * mux_luts(min(reuse, n_in)) + accum_bits * mux_luts(min(reuse, n_out)))
-        )
+        lanes = data_bits * mux_luts(min(reuse, rows)) + accum_bits * mux_luts(min(reuse, cols))
+        cost.logic_bits += k * block * lanes
     else:  # each multiplier's weight: one of E constants (and of RF under folding) behind a multiplexer
         cost.logic_bits += k * block * weight_bits * mux_luts(experts * reuse)
-    cost.logic_bits += k * n_out * ctx.type_bits(layer, 'bias') * mux_luts(experts)
-    chain = ctx.multiply_ns(banks) + ctx.add_ns(accum_bits, tree_levels(n_in + 1))
-    return chain, block
+    cost.logic_bits += k * cols * bias_bits * mux_luts(experts)
+    return ctx.multiply_ns(bank) + ctx.add_ns(accum_bits, tree_levels(rows + 1)), block
+
+
+def _expert_banks(cost: Cost, layer: Layer, ctx: RuleContext) -> tuple[Range, int]:
+    """The routed experts' products: one bank per slot (linear experts) or two with the ReLU between
+    (FFN experts); returns the delay and the multipliers per slot."""
+    bits = ctx.input_bits(layer), ctx.type_bits(layer, 'weight'), ctx.type_bits(layer, 'bias')
+    accum = ctx.type_bits(layer, 'accum')
+    shapes = moe_matrices(layer)
+    if len(shapes) == 1:
+        return _expert_bank(cost, layer, ctx, shapes[0], (*bits, accum))
+    hidden = ctx.type_bits(layer, 'hidden')
+    first, first_block = _expert_bank(cost, layer, ctx, shapes[0], (*bits, hidden))
+    second_bits = (hidden, ctx.type_bits(layer, 'weight2'), ctx.type_bits(layer, 'bias2'), accum)
+    second, second_block = _expert_bank(cost, layer, ctx, shapes[1], second_bits)
+    cost.logic_bits += layer.attributes['k'] * shapes[0][1] * hidden  # the ReLU: a sign test and a zeroing select
+    return first + ctx.compare_ns(hidden) + second, first_block + second_block
 
 
 @estimator_rule(Kind.MOE)
@@ -84,7 +99,7 @@ def moe(layer: Layer, ctx: RuleContext) -> LayerModel:
     depth = ctx.cycles(route + expert_chain + ctx.multiply_ns(combine) + result_add, ctx.read_cycles(tables).scale(2))
     notes = [
         f'{k} of {experts} experts computed: {k * block} expert multipliers instead of {experts * block} '
-        f'({k} banks of {block} shared by the {experts} weight sets)'
+        f'({k} banks of {block} per expert, shared by the {experts} weight sets)'
     ]
     if ctx.io_stream:
         latency, interval = stream_schedule(depth, rows, reuse)

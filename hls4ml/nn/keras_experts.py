@@ -1,7 +1,8 @@
 """Keras 3 mixture-of-experts layers that compute only the routed experts in firmware (docs/moe.md,
 "Conditional experts").
 
-* `SparseMoE`: token choice over `num_experts` Dense experts (with bias): a gate matrix gives the
+* `SparseMoE`: token choice over `num_experts` Dense experts (with bias), or two-layer FFN experts
+  (Dense -> ReLU -> Dense, `hidden_units`): a gate matrix gives the
   router logits, the softmax gates of the k best experts (ties to the lower index, renormalised over
   them or not; `keras_moe.route`) weight those experts' outputs, y = sum of gate_e * (x W_e + b_e).
   hls4ml converts it into a gate Dense `<name>_gate` and one MoE layer `<name>`, whose firmware
@@ -26,13 +27,21 @@ class SparseMoE(keras.layers.Layer):
     or (batch, tokens, features), each token routed on its own; output (..., units)."""
 
     def __init__(
-        self, units: int, num_experts: int, k: int = 2, renormalize: bool = True, gate_bias: bool = False, **kwargs: Any
+        self,
+        units: int,
+        num_experts: int,
+        k: int = 2,
+        renormalize: bool = True,
+        gate_bias: bool = False,
+        hidden_units: int | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         if not 1 <= int(k) <= int(num_experts):
             raise ValueError(f'SparseMoE: k={k} must be between 1 and num_experts={num_experts}')
         self.units, self.num_experts, self.k = int(units), int(num_experts), int(k)
         self.renormalize, self.gate_bias = bool(renormalize), bool(gate_bias)
+        self.hidden_units = int(hidden_units) if hidden_units else None
 
     def build(self, input_shape: Any) -> None:
         features = int(input_shape[-1])
@@ -42,8 +51,13 @@ class SparseMoE(keras.layers.Layer):
             if self.gate_bias
             else None
         )
-        self.kernel = self.add_weight(shape=(self.num_experts, features, self.units), name='kernel')
-        self.bias = self.add_weight(shape=(self.num_experts, self.units), name='bias', initializer='zeros')
+        first = self.hidden_units or self.units
+        self.kernel = self.add_weight(shape=(self.num_experts, features, first), name='kernel')
+        self.bias = self.add_weight(shape=(self.num_experts, first), name='bias', initializer='zeros')
+        self.kernel2, self.bias2 = None, None
+        if self.hidden_units:
+            self.kernel2 = self.add_weight(shape=(self.num_experts, first, self.units), name='kernel2')
+            self.bias2 = self.add_weight(shape=(self.num_experts, self.units), name='bias2', initializer='zeros')
 
     def call(self, x: Any) -> Any:
         logits = ops.matmul(x, self.gate_kernel)
@@ -51,6 +65,8 @@ class SparseMoE(keras.layers.Layer):
             logits = logits + self.gate_bias_weight
         gates = route(logits, self.k, self.renormalize, 'gates')  # (..., experts), 0 where not routed
         outputs = ops.einsum('...i,eio->...eo', x, self.kernel) + self.bias
+        if self.kernel2 is not None:
+            outputs = ops.einsum('...eh,eho->...eo', ops.relu(outputs), self.kernel2) + self.bias2
         return ops.sum(ops.expand_dims(gates, -1) * outputs, axis=-2)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
@@ -58,4 +74,5 @@ class SparseMoE(keras.layers.Layer):
 
     def get_config(self) -> dict[str, Any]:
         settings = {'units': self.units, 'num_experts': self.num_experts, 'k': self.k}
-        return {**super().get_config(), **settings, 'renormalize': self.renormalize, 'gate_bias': self.gate_bias}
+        flags = {'renormalize': self.renormalize, 'gate_bias': self.gate_bias, 'hidden_units': self.hidden_units}
+        return {**super().get_config(), **settings, **flags}

@@ -1,7 +1,8 @@
 """PyTorch mixture-of-experts modules that compute only the routed experts in firmware (docs/moe.md,
 "Conditional experts").
 
-* `SparseMoE`: token choice over `num_experts` Linear experts (with bias): the gate Linear gives the
+* `SparseMoE`: token choice over `num_experts` Linear experts (with bias), or two-layer FFN experts
+  (Linear -> ReLU -> Linear, `hidden_features`): the gate Linear gives the
   router logits, the softmax gates of the k best experts (ties to the lower index, renormalised over
   them or not) weight those experts' outputs, y = sum of gate_e * (x W_e + b_e). hls4ml converts it
   into a gate Dense and one MoE layer, whose firmware computes k experts per token, not all of them.
@@ -30,12 +31,32 @@ def sparse_moe(
     return (gates.unsqueeze(-1) * outputs).sum(dim=-2)
 
 
+def sparse_moe_ffn(
+    x: torch.Tensor,
+    logits: torch.Tensor,
+    weight: torch.Tensor,
+    bias: torch.Tensor,
+    weight2: torch.Tensor,
+    bias2: torch.Tensor,
+    k: int,
+    renormalize: bool,
+) -> torch.Tensor:
+    """As `sparse_moe` with two-layer FFN experts relu(x W_e + b_e) W2_e + b2_e (weight (E, in, hidden),
+    weight2 (E, hidden, out))."""
+    gates = topk_router(logits, k, renormalize, 'gates')
+    hidden = torch.relu(torch.einsum('...i,eih->...eh', x, weight) + bias)
+    outputs = torch.einsum('...eh,eho->...eo', hidden, weight2) + bias2
+    return (gates.unsqueeze(-1) * outputs).sum(dim=-2)
+
+
 torch.fx.wrap('sparse_moe')
+torch.fx.wrap('sparse_moe_ffn')
 
 
 class SparseMoE(torch.nn.Module):
-    """Token-choice mixture of `num_experts` Linear(in_features, out_features) experts, k per token.
-    Input (batch, in_features) or (batch, tokens, in_features), each token routed on its own."""
+    """Token-choice mixture of `num_experts` Linear(in_features, out_features) experts, or with
+    `hidden_features` of two-layer FFN experts Linear -> ReLU -> Linear, k per token. Input
+    (batch, in_features) or (batch, tokens, in_features), each token routed on its own."""
 
     def __init__(
         self,
@@ -45,18 +66,31 @@ class SparseMoE(torch.nn.Module):
         k: int = 2,
         renormalize: bool = True,
         gate_bias: bool = False,
+        hidden_features: int | None = None,
     ) -> None:
         super().__init__()
         if not 1 <= int(k) <= int(num_experts):
             raise ValueError(f'SparseMoE: k={k} must be between 1 and num_experts={num_experts}')
         self.gate = torch.nn.Linear(in_features, num_experts, bias=gate_bias)
-        bound = 1 / math.sqrt(in_features)  # each expert initialised as torch.nn.Linear is
-        self.weight = torch.nn.Parameter(torch.empty(num_experts, in_features, out_features).uniform_(-bound, bound))
-        self.bias = torch.nn.Parameter(torch.empty(num_experts, out_features).uniform_(-bound, bound))
+        first = int(hidden_features) if hidden_features else out_features
+        self.weight, self.bias = _expert_parameters(num_experts, in_features, first)
+        self.weight2, self.bias2 = (
+            _expert_parameters(num_experts, first, out_features) if hidden_features else (None, None)
+        )
         self.k, self.renormalize = int(k), bool(renormalize)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return sparse_moe(x, self.gate(x), self.weight, self.bias, self.k, self.renormalize)
+        logits = self.gate(x)
+        if self.weight2 is None:
+            return sparse_moe(x, logits, self.weight, self.bias, self.k, self.renormalize)
+        return sparse_moe_ffn(x, logits, self.weight, self.bias, self.weight2, self.bias2, self.k, self.renormalize)
+
+
+def _expert_parameters(experts: int, n_in: int, n_out: int) -> tuple[torch.nn.Parameter, torch.nn.Parameter]:
+    """Weights (E, n_in, n_out) and biases (E, n_out), each expert initialised as torch.nn.Linear is."""
+    bound = 1 / math.sqrt(n_in)
+    weight = torch.nn.Parameter(torch.empty(experts, n_in, n_out).uniform_(-bound, bound))
+    return weight, torch.nn.Parameter(torch.empty(experts, n_out).uniform_(-bound, bound))
 
 
 def soft_moe(x: torch.Tensor, slots: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:

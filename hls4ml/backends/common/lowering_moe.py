@@ -12,20 +12,24 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.kinds.experts import logits_type, moe_tables
 
-MOE_TYPE_VARS = ('accum', 'weight', 'bias', 'gate', 'gate_accum')
+MOE_TYPE_VARS = ('accum', 'weight', 'bias', 'gate', 'gate_accum', 'hidden', 'weight2', 'bias2')
 
 
 @lowering(Kind.MOE, stream='nnet_moe_stream.h')
 def lower_moe(layer: Layer, context: LoweringContext) -> LayerImpl:
-    """Features and logits in; the E experts' weights and biases as flat arrays ([expert][n_in][n_out]);
-    the Router's stable-softmax tables built for the logits' type; tokens (n_rows) beyond the default 1."""
-    impl = context.start(layer, 'nnet_moe.h', 'nnet::moe_config', 'nnet::moe')
+    """Features and logits in; the E experts' weights and biases as flat arrays ([expert][n_in][n_out];
+    FFN experts, `nnet::moe_ffn`, two such layers); the Router's stable-softmax tables built for the
+    logits' type; the tokens (n_rows)."""
     attributes = layer.attributes
+    hidden = attributes.get('n_hidden', 0)
+    function = 'nnet::moe_ffn' if hidden else 'nnet::moe'
+    impl = context.start(layer, 'nnet_moe.h', 'nnet::moe_config', function)
     shape = context.graph.tensors[layer.outputs[0]].shape
     tables = moe_tables(layer, logits_type(context.graph, layer))
     impl.statics[-1] = ('unsigned', 'n_in', str(attributes['n_in']))  # one token's features
     impl.statics += [
         ('unsigned', 'n_out', str(attributes['n_out'])),
+        ('unsigned', 'n_hidden', str(hidden)),
         ('unsigned', 'n_experts', str(attributes['n_experts'])),
         ('unsigned', 'k', str(attributes['k'])),
         ('unsigned', 'n_rows', str(math.prod(shape[:-1]))),
@@ -40,5 +44,10 @@ def lower_moe(layer: Layer, context: LoweringContext) -> LayerImpl:
         context.array(impl, layer, 'w', 'weight', 'weight'),
         context.array(impl, layer, 'b', 'bias', 'bias'),
     ]
+    if hidden:
+        impl.arguments += [
+            context.array(impl, layer, 'w2_', 'weight2', 'weight2'),
+            context.array(impl, layer, 'b2_', 'bias2', 'bias2'),
+        ]
     emit_tables(layer, context, impl, tables)
     return impl

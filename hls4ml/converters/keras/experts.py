@@ -32,7 +32,10 @@ def sparse_moe(source: Source) -> list[Layer]:
         gate = source.make(kind, weights=weights, **attributes)
     gate.name, gate.outputs, gate.source_class = f'{source.name}_gate', [f'{source.name}_gate'], ''
     attributes = {'n_in': shape[-1], 'n_out': layer.units, 'n_experts': layer.num_experts, 'k': layer.k}
+    attributes['n_hidden'] = layer.hidden_units or 0
     experts = {'weight': array_of(layer.kernel), 'bias': array_of(layer.bias)}
+    if layer.hidden_units:
+        experts.update(weight2=array_of(layer.kernel2), bias2=array_of(layer.bias2))
     inputs = [source.inputs[0], gate.name]
     moe = source.make(Kind.MOE, inputs=inputs, weights=experts, renormalize=layer.renormalize, **attributes)
     return [gate, moe]

@@ -10,15 +10,27 @@ from hls4ml.converters.builder import Value
 from hls4ml.converters.pytorch.registry import Step, constant, module_forwards, tensor
 from hls4ml.converters.soft_moe import soft_moe
 from hls4ml.nn.torch_experts import soft_moe as soft_moe_forward
-from hls4ml.nn.torch_experts import sparse_moe
+from hls4ml.nn.torch_experts import sparse_moe, sparse_moe_ffn
 
 
 @module_forwards(sparse_moe)
 def moe(step: Step, x: Any, logits: Any, weight: Any, bias: Any, k: int, renormalize: bool) -> Value:
-    """`SparseMoE` after its gate Linear: the features, the router logits and the experts' parameters."""
+    """`SparseMoE` with linear experts, after its gate Linear: the features, the logits, the experts."""
+    return _moe(step, x, logits, [(weight, bias)], k, renormalize)
+
+
+@module_forwards(sparse_moe_ffn)
+def moe_ffn(
+    step: Step, x: Any, logits: Any, weight: Any, bias: Any, weight2: Any, bias2: Any, k: int, renormalize: bool
+) -> Value:
+    """`SparseMoE` with FFN experts (Linear -> ReLU -> Linear)."""
+    return _moe(step, x, logits, [(weight, bias), (weight2, bias2)], k, renormalize)
+
+
+def _moe(step: Step, x: Any, logits: Any, layers: list[tuple[Any, Any]], k: int, renormalize: bool) -> Value:
     features, scores = tensor(step, x), tensor(step, logits, 'the router logits')
-    kernels, biases = constant(step, weight, 'the expert weights'), constant(step, bias, 'the expert biases')
-    return step.builder.moe(step.origin, features, scores, kernels, biases, int(k), bool(renormalize))
+    experts = [(constant(step, w, 'the expert weights'), constant(step, b, 'the expert biases')) for w, b in layers]
+    return step.builder.moe(step.origin, features, scores, experts, int(k), bool(renormalize))
 
 
 @module_forwards(soft_moe_forward)

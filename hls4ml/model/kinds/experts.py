@@ -1,6 +1,7 @@
 """Mixtures of experts whose experts live inside the layer (docs/moe.md, "Conditional experts").
 
-`MoE`: y = sum over the k experts routed for the token of gate_e * (x W_e + b_e). Its inputs are the
+`MoE`: y = sum over the k experts routed for the token of gate_e * f_e(x), f_e linear (x W_e + b_e) or,
+with n_hidden > 0, a two-layer FFN (relu(x W_e + b_e) W2_e + b2_e). Its inputs are the
 token features x and the router logits (the gate Dense's output); routing is the Router's token
 choice (`nnet_router.h`, `reference/router.py`, unchanged), and only the k routed experts' products
 are computed: k banks of multipliers whose weights are selected from the E experts' weight sets.
@@ -32,6 +33,9 @@ MOE_TYPES = {
     'exp_table': DEFAULT_SOFTMAX_PRECISION,
     'inv_table': DEFAULT_SOFTMAX_PRECISION,
     'gate_accum': DEFAULT_SOFTMAX_PRECISION,  # the router's sum of exponentials
+    'hidden': 'auto',  # FFN experts: the first product and its ReLU
+    'weight2': 'auto',  # FFN experts: the second product's weights
+    'bias2': 'auto',
 }
 
 
@@ -58,9 +62,44 @@ def _fail(layer: Layer, problem: str) -> ValueError:
 
 
 def moe_weights(layer: Layer) -> dict[str, tuple[int, ...]]:
+    """Linear experts: weight (E, n_in, n_out), bias (E, n_out); FFN experts (n_hidden > 0): weight
+    (E, n_in, n_hidden), bias (E, n_hidden), weight2 (E, n_hidden, n_out), bias2 (E, n_out)."""
     attributes = layer.attributes
     experts, n_in, n_out = attributes['n_experts'], attributes['n_in'], attributes['n_out']
-    return {'weight': (experts, n_in, n_out), 'bias': (experts, n_out)}
+    hidden = attributes.get('n_hidden', 0)
+    if not hidden:
+        return {'weight': (experts, n_in, n_out), 'bias': (experts, n_out)}
+    first = {'weight': (experts, n_in, hidden), 'bias': (experts, hidden)}
+    return {**first, 'weight2': (experts, hidden, n_out), 'bias2': (experts, n_out)}
+
+
+def moe_matrices(layer: Layer) -> list[tuple[int, int]]:
+    """The (rows, cols) of each expert product: one (linear experts) or two (FFN experts)."""
+    attributes = layer.attributes
+    n_in, n_out, hidden = attributes['n_in'], attributes['n_out'], attributes.get('n_hidden', 0)
+    return [(n_in, hidden), (hidden, n_out)] if hidden else [(n_in, n_out)]
+
+
+def _stage_type(
+    layer: Layer, source: FixedPrecisionType, names: tuple[str, str], context: PassContext
+) -> FixedPrecisionType | None:
+    """The overflow-free sum type of one expert product x W_e + b_e over every expert (its weights fitted)."""
+    fit_weights(layer, names, context)
+    weight, bias = (layer.types[name] for name in names)
+    if not (isinstance(weight, FixedPrecisionType) and isinstance(bias, FixedPrecisionType)):
+        return None
+    factors, biases = (quantized_weights(layer, name) for name in names)
+    bound = float((np.abs(factors).sum(axis=1) * magnitude(source) + np.abs(biases)).max(initial=0.0))
+    signed = source.signed or bool((factors < 0).any()) or bool((biases < 0).any())
+    fraction = max(source.fractional + weight.fractional, bias.fractional)
+    return sum_type(fraction, bound, signed, context)
+
+
+def _set_auto(layer: Layer, var: str, precision: FixedPrecisionType | None) -> FixedPrecisionType | None:
+    if is_auto(layer.types[var]) and precision is not None:
+        layer.types[var] = precision
+    found = layer.types[var]
+    return found if isinstance(found, FixedPrecisionType) else None
 
 
 def moe_shape(layer: Layer, inputs: list[tuple[int, ...]]) -> tuple[int, ...]:
@@ -84,34 +123,34 @@ class Experts:
 
     @staticmethod
     def _moe_types(graph: Graph, layer: Layer, context: PassContext) -> None:
-        """Weights fitted over every expert; the accumulator overflow-free for the largest expert output;
-        the result overflow-free for k gates (each below the gate type's maximum) times that output."""
-        fit_weights(layer, ('weight', 'bias'), context)
-        source, types = input_fixed(graph, layer, context), layer.types
-        weight, bias, gate = types['weight'], types['bias'], types['gate']
-        if not all(isinstance(t, FixedPrecisionType) for t in (source, weight, bias, gate)):
+        """Weights fitted over every expert; `hidden` (FFN experts: the first product, then ReLU) and
+        `accum` (each expert's output) overflow-free for the largest expert; the result overflow-free
+        for k gates (each below the gate type's maximum) times that output. Linear experts alias the
+        second stage's types to the first's, which the config struct still declares."""
+        source, gate = input_fixed(graph, layer, context), layer.types['gate']
+        if source is None or not isinstance(gate, FixedPrecisionType):
             return
-        assert isinstance(source, FixedPrecisionType) and isinstance(weight, FixedPrecisionType)
-        assert isinstance(bias, FixedPrecisionType) and isinstance(gate, FixedPrecisionType)
-        factors, biases = quantized_weights(layer, 'weight'), quantized_weights(layer, 'bias')
-        bound = float((np.abs(factors).sum(axis=1) * magnitude(source) + np.abs(biases)).max(initial=0.0))
-        signed = source.signed or bool((factors < 0).any()) or bool((biases < 0).any())
-        fraction = max(source.fractional + weight.fractional, bias.fractional)
-        if is_auto(types['accum']):
-            types['accum'] = sum_type(fraction, bound, signed, context)
-        accum = types['accum']
-        if is_auto(types['result']) and isinstance(accum, FixedPrecisionType):
+        if layer.attributes.get('n_hidden', 0):
+            hidden = _set_auto(layer, 'hidden', _stage_type(layer, source, ('weight', 'bias'), context))
+            stage = None if hidden is None else _stage_type(layer, hidden, ('weight2', 'bias2'), context)
+            accum = _set_auto(layer, 'accum', stage)
+        else:
+            accum = _set_auto(layer, 'accum', _stage_type(layer, source, ('weight', 'bias'), context))
+            for alias, original in (('hidden', 'accum'), ('weight2', 'weight'), ('bias2', 'bias')):
+                precision = layer.types[original]
+                _set_auto(layer, alias, precision if isinstance(precision, FixedPrecisionType) else None)
+        if accum is not None:
             outer = layer.attributes['k'] * gate.max * magnitude(accum)
-            types['result'] = sum_type(accum.fractional + gate.fractional, outer, accum.signed, context)
+            _set_auto(layer, 'result', sum_type(accum.fractional + gate.fractional, outer, accum.signed, context))
 
     @staticmethod
     def _moe_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         attributes, types = layer.attributes, layer.types
         tables = moe_tables(layer, logits_type(graph, layer))
-        weights = quantize(layer.weights['weight'], types['weight'], family)
-        biases = quantize(layer.weights['bias'], types['bias'], family)
+        names = [('weight', 'bias'), ('weight2', 'bias2')][: 2 if attributes.get('n_hidden', 0) else 1]
+        stages = [tuple(quantize(layer.weights[name], types[name], family) for name in pair) for pair in names]
         features, logits = inputs
-        return moe(features, logits, weights, biases, attributes['k'], attributes['renormalize'], tables, types)
+        return moe(features, logits, stages, attributes['k'], attributes['renormalize'], tables, types)
 
     MOE = KindRecord(
         'MoE',
@@ -120,7 +159,7 @@ class Experts:
         output_shape=moe_shape,
         precision_rule=_moe_types,
         reference=_moe_reference,
-        weights=('weight', 'bias'),
+        weights=('weight', 'bias', 'weight2', 'bias2'),
         settings=(*PRODUCT_SETTINGS, 'table_size'),
         weight_shapes=moe_weights,
         tables=moe_tables,

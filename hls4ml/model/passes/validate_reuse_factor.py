@@ -7,6 +7,7 @@ import math
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, Kind
 from hls4ml.model.kinds.attention import graph_plan
+from hls4ml.model.kinds.experts import moe_matrices
 from hls4ml.model.passes import PassContext
 
 
@@ -41,11 +42,14 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     to its product count. A convolution's matrix is
     (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one); a SOM with
     Implementation 'dense' has the n_in x n_units matrix of its scores; a MoE folds each routed
-    expert's n_in x n_out matrix as Dense.
+    expert's matrices (n_in x n_out, or n_in x n_hidden and n_hidden x n_out) as Dense.
     """
     for layer in graph.layers.values():
-        if layer.kind in (Kind.DENSE, Kind.MOE):  # MoE: each routed expert's n_in x n_out product
+        if layer.kind == Kind.DENSE:
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
+        elif layer.kind == Kind.MOE:  # each routed expert's product(s), folded as Dense
+            for rows, cols in moe_matrices(layer):
+                _check_matrix(layer, rows, cols, context)
         elif layer.kind == Kind.SOM and layer.attributes.get('implementation') == 'dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)
         elif layer.kind in (Kind.EINSUM, Kind.EINSUM_DENSE):  # any RF up to the products (a partial last block)

@@ -11,8 +11,10 @@
 //
 // Arithmetic (bit for bit hls4ml/model/reference/moe.py):
 //   out_s[j] = acc_j after acc_j = bias[e][j]; acc_j += x_i * w[e][i][j] (i = 0 .. n_in-1), in accum_t
+//   (moe_ffn: h = that Dense into hidden_t, h = h > 0 ? h : 0, out_s = the second Dense of h into accum_t)
 //   y_j = 0; y_j += gate_s * out_s[j] for s = 0 .. k-1 in rank order, each += a write into res_T.
-// Weights are [expert][n_in][n_out] (each expert the Dense layout), biases [expert][n_out].
+// Weights are [expert][n_in][n_out] (each expert the Dense layout), biases [expert][n_out]; FFN
+// experts [expert][n_in][n_hidden], [expert][n_hidden] and [expert][n_hidden][n_out], [expert][n_out].
 #ifndef NNET_MOE_H_
 #define NNET_MOE_H_
 
@@ -27,6 +29,7 @@ struct moe_config {
     // exp_index_t, inv_index_t.
     static const unsigned n_in = 16;      // features per token
     static const unsigned n_out = 16;     // outputs per token
+    static const unsigned n_hidden = 0;   // FFN experts (moe_ffn): the hidden width
     static const unsigned n_experts = 8;  // E
     static const unsigned k = 2;          // routed experts per token
     static const unsigned n_rows = 1;     // tokens per sample (row-major)
@@ -58,13 +61,14 @@ template <class CONFIG_T> struct moe_router_view {
     static const int inv_table_start = CONFIG_T::inv_table_start;
 };
 
-// Dense's view: one expert's n_in x n_out product, written into accum_t.
-template <class CONFIG_T> struct moe_expert_view {
-    typedef typename CONFIG_T::accum_t accum_t;
-    typedef typename CONFIG_T::weight_t weight_t;
-    typedef typename CONFIG_T::bias_t bias_t;
-    static const unsigned n_in = CONFIG_T::n_in;
-    static const unsigned n_out = CONFIG_T::n_out;
+// Dense's view of one expert product: n_in x n_out of weight_t into accum_t_ (FFN: the two layers).
+template <class CONFIG_T, class accum_t_, class weight_t_, class bias_t_, unsigned N_in, unsigned N_out>
+struct moe_expert_view {
+    typedef accum_t_ accum_t;
+    typedef weight_t_ weight_t;
+    typedef bias_t_ bias_t;
+    static const unsigned n_in = N_in;
+    static const unsigned n_out = N_out;
     static const unsigned io_type = CONFIG_T::io_type;
     static const unsigned strategy = CONFIG_T::strategy;
     static const unsigned reuse_factor = CONFIG_T::reuse_factor;
@@ -72,25 +76,59 @@ template <class CONFIG_T> struct moe_expert_view {
 };
 
 // The weight set of `expert` out of the E sets: one multiplexer per weight and bias.
-template <class CONFIG_T>
-inline void moe_select_expert(unsigned expert,
-                              const typename CONFIG_T::weight_t weights[CONFIG_T::n_experts * CONFIG_T::n_in * CONFIG_T::n_out],
-                              const typename CONFIG_T::bias_t biases[CONFIG_T::n_experts * CONFIG_T::n_out],
-                              typename CONFIG_T::weight_t selected[CONFIG_T::n_in * CONFIG_T::n_out],
-                              typename CONFIG_T::bias_t selected_biases[CONFIG_T::n_out]) {
+template <class VIEW_T, unsigned Experts>
+inline void moe_select_expert(unsigned expert, const typename VIEW_T::weight_t weights[Experts * VIEW_T::n_in * VIEW_T::n_out],
+                              const typename VIEW_T::bias_t biases[Experts * VIEW_T::n_out],
+                              typename VIEW_T::weight_t selected[VIEW_T::n_in * VIEW_T::n_out],
+                              typename VIEW_T::bias_t selected_biases[VIEW_T::n_out]) {
     NNET_INLINE
-    static const unsigned n_weights = CONFIG_T::n_in * CONFIG_T::n_out;
+    static const unsigned n_weights = VIEW_T::n_in * VIEW_T::n_out;
     NNET_UNROLL
     for (unsigned w = 0; w < n_weights; w++) {
         selected[w] = weights[expert * n_weights + w];
     }
     NNET_UNROLL
-    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-        selected_biases[j] = biases[expert * CONFIG_T::n_out + j];
+    for (unsigned j = 0; j < VIEW_T::n_out; j++) {
+        selected_biases[j] = biases[expert * VIEW_T::n_out + j];
     }
 }
 
-// One token: route, then compute the k routed experts and sum their gated outputs.
+// One routed expert's product: its weight set selected, then nnet::dense (one bank of multipliers).
+template <class data_T, class VIEW_T, unsigned Experts>
+inline void moe_expert_product(unsigned expert, const data_T data[VIEW_T::n_in], typename VIEW_T::accum_t out[VIEW_T::n_out],
+                               const typename VIEW_T::weight_t weights[Experts * VIEW_T::n_in * VIEW_T::n_out],
+                               const typename VIEW_T::bias_t biases[Experts * VIEW_T::n_out]) {
+    NNET_INLINE
+    typename VIEW_T::weight_t selected[VIEW_T::n_in * VIEW_T::n_out];
+    typename VIEW_T::bias_t selected_biases[VIEW_T::n_out];
+    moe_select_expert<VIEW_T, Experts>(expert, weights, biases, selected, selected_biases);
+    dense<data_T, typename VIEW_T::accum_t, VIEW_T>(data, out, selected, selected_biases);
+}
+
+// The router of one token: the k chosen experts and their gates (nnet_router.h).
+template <class logit_T, typename CONFIG_T>
+inline void moe_route(const logit_T logits[CONFIG_T::n_experts], unsigned chosen[CONFIG_T::k],
+                      typename CONFIG_T::gate_t gates[CONFIG_T::k],
+                      const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                      const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_INLINE
+    typedef moe_router_view<CONFIG_T> router_T;
+    router_select<logit_T, router_T>(logits, chosen);
+    router_gate_values<logit_T, typename CONFIG_T::gate_t, router_T>(logits, chosen, gates, exp_table, inv_table);
+}
+
+// total += gate * out, element by element (each += a write into res_T).
+template <class res_T, typename CONFIG_T>
+inline void moe_accumulate(const typename CONFIG_T::gate_t &gate, const typename CONFIG_T::accum_t out[CONFIG_T::n_out],
+                           res_T total[CONFIG_T::n_out]) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+        total[j] += gate * out[j];
+    }
+}
+
+// One token: route, then compute the k routed linear experts and sum their gated outputs.
 template <class data_T, class logit_T, class res_T, typename CONFIG_T>
 inline void moe_row(const data_T data[CONFIG_T::n_in], const logit_T logits[CONFIG_T::n_experts],
                     res_T res[CONFIG_T::n_out],
@@ -99,32 +137,77 @@ inline void moe_row(const data_T data[CONFIG_T::n_in], const logit_T logits[CONF
                     const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                     const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     NNET_INLINE
-    typedef moe_router_view<CONFIG_T> router_T;
     typedef typename CONFIG_T::accum_t accum_t;
+    typedef moe_expert_view<CONFIG_T, accum_t, typename CONFIG_T::weight_t, typename CONFIG_T::bias_t, CONFIG_T::n_in,
+                            CONFIG_T::n_out>
+        expert_T;
     unsigned chosen[CONFIG_T::k];
     typename CONFIG_T::gate_t gates[CONFIG_T::k];
     res_T total[CONFIG_T::n_out];
     NNET_ARRAY_PARTITION_COMPLETE(chosen)
     NNET_ARRAY_PARTITION_COMPLETE(gates)
     NNET_ARRAY_PARTITION_COMPLETE(total)
-    router_select<logit_T, router_T>(logits, chosen);
-    router_gate_values<logit_T, typename CONFIG_T::gate_t, router_T>(logits, chosen, gates, exp_table, inv_table);
+    moe_route<logit_T, CONFIG_T>(logits, chosen, gates, exp_table, inv_table);
     NNET_UNROLL
     for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
         total[j] = 0;
     }
     NNET_UNROLL
     for (unsigned s = 0; s < CONFIG_T::k; s++) {
-        typename CONFIG_T::weight_t selected[CONFIG_T::n_in * CONFIG_T::n_out];
-        typename CONFIG_T::bias_t selected_biases[CONFIG_T::n_out];
         accum_t out[CONFIG_T::n_out];
         NNET_ARRAY_PARTITION_COMPLETE(out)
-        moe_select_expert<CONFIG_T>(chosen[s], weights, biases, selected, selected_biases);
-        dense<data_T, accum_t, moe_expert_view<CONFIG_T>>(data, out, selected, selected_biases);
+        moe_expert_product<data_T, expert_T, CONFIG_T::n_experts>(chosen[s], data, out, weights, biases);
+        moe_accumulate<res_T, CONFIG_T>(gates[s], out, total);
+    }
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+        res[j] = total[j];
+    }
+}
+
+// One token with FFN experts: per routed expert relu(x W + b) into hidden_t, then W2, b2 into accum_t.
+template <class data_T, class logit_T, class res_T, typename CONFIG_T>
+inline void moe_ffn_row(const data_T data[CONFIG_T::n_in], const logit_T logits[CONFIG_T::n_experts],
+                        res_T res[CONFIG_T::n_out],
+                        const typename CONFIG_T::weight_t weights[CONFIG_T::n_experts * CONFIG_T::n_in * CONFIG_T::n_hidden],
+                        const typename CONFIG_T::bias_t biases[CONFIG_T::n_experts * CONFIG_T::n_hidden],
+                        const typename CONFIG_T::weight2_t weights2[CONFIG_T::n_experts * CONFIG_T::n_hidden * CONFIG_T::n_out],
+                        const typename CONFIG_T::bias2_t biases2[CONFIG_T::n_experts * CONFIG_T::n_out],
+                        const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_INLINE
+    typedef typename CONFIG_T::hidden_t hidden_t;
+    typedef moe_expert_view<CONFIG_T, hidden_t, typename CONFIG_T::weight_t, typename CONFIG_T::bias_t, CONFIG_T::n_in,
+                            CONFIG_T::n_hidden>
+        first_T;
+    typedef moe_expert_view<CONFIG_T, typename CONFIG_T::accum_t, typename CONFIG_T::weight2_t,
+                            typename CONFIG_T::bias2_t, CONFIG_T::n_hidden, CONFIG_T::n_out>
+        second_T;
+    unsigned chosen[CONFIG_T::k];
+    typename CONFIG_T::gate_t gates[CONFIG_T::k];
+    res_T total[CONFIG_T::n_out];
+    NNET_ARRAY_PARTITION_COMPLETE(chosen)
+    NNET_ARRAY_PARTITION_COMPLETE(gates)
+    NNET_ARRAY_PARTITION_COMPLETE(total)
+    moe_route<logit_T, CONFIG_T>(logits, chosen, gates, exp_table, inv_table);
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+        total[j] = 0;
+    }
+    NNET_UNROLL
+    for (unsigned s = 0; s < CONFIG_T::k; s++) {
+        hidden_t hidden[CONFIG_T::n_hidden];
+        typename CONFIG_T::accum_t out[CONFIG_T::n_out];
+        NNET_ARRAY_PARTITION_COMPLETE(hidden)
+        NNET_ARRAY_PARTITION_COMPLETE(out)
+        moe_expert_product<data_T, first_T, CONFIG_T::n_experts>(chosen[s], data, hidden, weights, biases);
         NNET_UNROLL
-        for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-            total[j] += gates[s] * out[j];
+        for (unsigned h = 0; h < CONFIG_T::n_hidden; h++) {
+            if (!(hidden[h] > 0))
+                hidden[h] = 0;
         }
+        moe_expert_product<hidden_t, second_T, CONFIG_T::n_experts>(chosen[s], hidden, out, weights2, biases2);
+        moe_accumulate<res_T, CONFIG_T>(gates[s], out, total);
     }
     NNET_UNROLL
     for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
@@ -143,6 +226,23 @@ void moe(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], const logit_T log
     for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
         moe_row<data_T, logit_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, logits + row * CONFIG_T::n_experts,
                                                   res + row * CONFIG_T::n_out, weights, biases, exp_table, inv_table);
+    }
+}
+
+// Every token of the sample with FFN experts.
+template <class data_T, class logit_T, class res_T, typename CONFIG_T>
+void moe_ffn(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows],
+             const logit_T logits[CONFIG_T::n_experts * CONFIG_T::n_rows], res_T res[CONFIG_T::n_out * CONFIG_T::n_rows],
+             const typename CONFIG_T::weight_t weights[CONFIG_T::n_experts * CONFIG_T::n_in * CONFIG_T::n_hidden],
+             const typename CONFIG_T::bias_t biases[CONFIG_T::n_experts * CONFIG_T::n_hidden],
+             const typename CONFIG_T::weight2_t weights2[CONFIG_T::n_experts * CONFIG_T::n_hidden * CONFIG_T::n_out],
+             const typename CONFIG_T::bias2_t biases2[CONFIG_T::n_experts * CONFIG_T::n_out],
+             const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+             const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
+        moe_ffn_row<data_T, logit_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, logits + row * CONFIG_T::n_experts,
+                                                      res + row * CONFIG_T::n_out, weights, biases, weights2, biases2,
+                                                      exp_table, inv_table);
     }
 }
 

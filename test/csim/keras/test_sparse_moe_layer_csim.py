@@ -1,7 +1,8 @@
-"""hls4ml.nn.keras_experts.SparseMoE converted and compiled (Vitis both IO types, oneAPI; one vector or
-(tokens, features) per sample): a gate Dense and one MoE layer; predict() equals the reference
-interpreter bit for bit and the layer's float call within the gate tables' tolerance (weights and
-inputs on a coarse grid: the logits are exact in fixed<16,6>, so the routed experts are Keras's)."""
+"""hls4ml.nn.keras_experts.SparseMoE (linear and FFN experts) converted and compiled (Vitis both IO types,
+oneAPI; one vector or (tokens, features) per sample): a gate Dense and one MoE layer; predict() equals
+the reference interpreter bit for bit and the layer's float call within the gate tables' tolerance
+(weights and inputs on a coarse grid: the logits are exact in fixed<16,6>, so the routed experts are
+Keras's)."""
 
 from __future__ import annotations
 
@@ -23,16 +24,17 @@ GATE_TOLERANCE = 2.0**-7
 
 
 @pytest.mark.parametrize(
-    ('backend', 'io_type', 'shape', 'k', 'renormalize'),
+    ('backend', 'io_type', 'shape', 'k', 'renormalize', 'hidden'),
     [
-        ('Vitis', 'io_parallel', (D,), 2, True),
-        ('Vitis', 'io_stream', (3, D), 2, False),
-        ('oneAPI', 'io_parallel', (D,), 1, False),
+        ('Vitis', 'io_parallel', (D,), 2, True, None),
+        ('Vitis', 'io_stream', (3, D), 2, False, None),
+        ('oneAPI', 'io_parallel', (D,), 1, False, None),
+        ('Vitis', 'io_parallel', (3, D), 2, True, 8),
     ],
 )
-def test_sparse_moe_layer(tmp_path, backend: str, io_type: str, shape: tuple[int, ...], k: int, renormalize: bool):
+def test_sparse_moe_layer(tmp_path, backend: str, io_type: str, shape: tuple[int, ...], k: int, renormalize, hidden):
     inputs = keras.Input(shape)
-    layer = SparseMoE(UNITS, EXPERTS, k=k, renormalize=renormalize, gate_bias=True, name='moe')
+    layer = SparseMoE(UNITS, EXPERTS, k=k, renormalize=renormalize, gate_bias=True, hidden_units=hidden, name='moe')
     model = keras.Model(inputs, layer(inputs))
     rng = np.random.default_rng(0)
     layer.set_weights([rng.integers(-8, 9, weight.shape) / 16 for weight in layer.get_weights()])

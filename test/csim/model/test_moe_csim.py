@@ -14,23 +14,25 @@ from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
 
 pytestmark = pytest.mark.csim
-D, EXPERTS, OUT, TOKENS = 6, 4, 5, 3
+D, EXPERTS, OUT, TOKENS, HIDDEN = 6, 4, 5, 3, 7
 GATE_TOLERANCE = 2.0**-7  # the 1024-entry exp and reciprocal tables (docs/moe.md)
 
 
-def _weights(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Gate, expert kernels and biases on a 2^-4 grid, so the fixed-point weights are exact."""
+def _weights(seed: int, hidden: int = 0) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """Gate and expert layers (kernels, biases) on a 2^-4 grid, so the fixed-point weights are exact:
+    one layer D -> OUT, or with `hidden` two, D -> hidden -> OUT."""
     rng = np.random.default_rng(seed)
     grid = lambda *shape: np.round(rng.normal(0, 0.5, shape) * 16) / 16  # noqa: E731
-    return grid(D, EXPERTS), grid(EXPERTS, D, OUT), grid(EXPERTS, OUT)
+    widths = [D, hidden, OUT] if hidden else [D, OUT]
+    return grid(D, EXPERTS), [(grid(EXPERTS, a, b), grid(EXPERTS, b)) for a, b in zip(widths, widths[1:], strict=False)]
 
 
-def _model(tmp_path, backend: str, io_type: str, shape: tuple[int, ...], k: int, renormalize: bool) -> ModelGraph:
-    gate, kernels, biases = _weights(3)
+def _model(tmp_path, backend, io_type, shape, k: int, renormalize: bool, hidden: int = 0) -> ModelGraph:
+    gate, experts = _weights(3, hidden)
     builder = GraphBuilder('full')
     x = builder.input(Origin('x', 'input'), shape)
     logits = builder.dense(Origin('gate', 'Linear'), x, gate, None)
-    y = builder.moe(Origin('moe', 'MoE'), x, logits, kernels, biases, k, renormalize)
+    y = builder.moe(Origin('moe', 'MoE'), x, logits, experts, k, renormalize)
     builder.output(y, Origin('moe', 'out'))
     graph, origin = builder.finish()
     config = hls4ml.utils.create_config(str(tmp_path / 'prj'), 'myproject', backend, io_type=io_type)
@@ -38,39 +40,49 @@ def _model(tmp_path, backend: str, io_type: str, shape: tuple[int, ...], k: int,
     return ModelGraph(config, graph, origin)
 
 
-def definition(x: np.ndarray, logits: np.ndarray, kernels: np.ndarray, biases: np.ndarray, k: int, renormalize: bool):
+def expert(features: np.ndarray, experts: list[tuple[np.ndarray, np.ndarray]], e: int) -> np.ndarray:
+    """f_e: x W_e + b_e, or relu(x W_e + b_e) W2_e + b2_e."""
+    value = features @ experts[0][0][e] + experts[0][1][e]
+    return value if len(experts) == 1 else np.maximum(value, 0) @ experts[1][0][e] + experts[1][1][e]
+
+
+def definition(x: np.ndarray, logits: np.ndarray, experts: list, k: int, renormalize: bool) -> np.ndarray:
     """Float64, token by token, from the definition: softmax of the logits, the k best (the lower index
-    first on ties), gates renormalised over them or not, y = sum of gate_e * (x W_e + b_e)."""
+    first on ties), gates renormalised over them or not, y = sum of gate_e * f_e(x)."""
     outputs = []
     for features, scores in zip(x.reshape(-1, D), logits.reshape(-1, EXPERTS), strict=True):
         probabilities = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
         chosen = sorted(range(EXPERTS), key=lambda e: (-scores[e], e))[:k]
         gates = probabilities[chosen] / (probabilities[chosen].sum() if renormalize else 1.0)
-        outputs.append(sum(g * (features @ kernels[e] + biases[e]) for g, e in zip(gates, chosen, strict=True)))
+        outputs.append(sum(g * expert(features, experts, e) for g, e in zip(gates, chosen, strict=True)))
     return np.array(outputs)
 
 
 @pytest.mark.parametrize(
-    ('backend', 'io_type', 'shape', 'k', 'renormalize'),
+    ('backend', 'io_type', 'shape', 'k', 'renormalize', 'hidden'),
     [
-        ('Vitis', 'io_parallel', (D,), 2, True),
-        ('Vitis', 'io_stream', (TOKENS, D), 2, False),
-        ('Vitis', 'io_parallel', (TOKENS, D), 1, False),
-        ('oneAPI', 'io_parallel', (D,), 3, True),
-        ('Catapult', 'io_stream', (D,), 2, True),
+        ('Vitis', 'io_parallel', (D,), 2, True, 0),
+        ('Vitis', 'io_stream', (TOKENS, D), 2, False, 0),
+        ('Vitis', 'io_parallel', (TOKENS, D), 1, False, 0),
+        ('oneAPI', 'io_parallel', (D,), 3, True, 0),
+        ('Catapult', 'io_stream', (D,), 2, True, 0),
+        ('Vitis', 'io_parallel', (TOKENS, D), 2, True, HIDDEN),
+        ('Vitis', 'io_stream', (D,), 2, False, HIDDEN),
+        ('oneAPI', 'io_stream', (D,), 1, False, HIDDEN),
     ],
 )
-def test_moe_bit_exact_and_near_the_definition(tmp_path, backend, io_type, shape, k, renormalize) -> None:
-    model = _model(tmp_path, backend, io_type, shape, k, renormalize)
+def test_moe_bit_exact_and_near_the_definition(tmp_path, backend, io_type, shape, k, renormalize, hidden) -> None:
+    model = _model(tmp_path, backend, io_type, shape, k, renormalize, hidden)
     rng = np.random.default_rng(0)
     x = np.round(rng.normal(0, 1, (40, *shape)) * 64) / 64  # on the input grid
     x[0] = 0  # all logits tied: the lower experts win
     predicted = model.predict(x)
     (reference,), per_layer = interpret(model, x)
     np.testing.assert_array_equal(predicted, reference.to_double())
-    _, kernels, biases = _weights(3)
-    expected = definition(x, per_layer['gate'].to_double(), kernels, biases, k, renormalize)
-    bound = GATE_TOLERANCE * k * np.abs(np.einsum('ri,eio->reo', x.reshape(-1, D), kernels) + biases).max()
+    _, experts = _weights(3, hidden)
+    expected = definition(x, per_layer['gate'].to_double(), experts, k, renormalize)
+    largest = max(np.abs(expert(row, experts, e)).max() for row in x.reshape(-1, D) for e in range(EXPERTS))
+    bound = GATE_TOLERANCE * k * largest
     firmware = per_layer['moe'].to_double().reshape(expected.shape)  # (tokens, OUT); predict() is channels first
     np.testing.assert_allclose(firmware, expected, atol=bound + 2.0**-10)
 

@@ -25,7 +25,7 @@ def moe_model(reuse_factor: int = 1, strategy: str = 'latency', io_type: str = '
     x = builder.input(Origin('x', 'input'), (D,))
     logits = builder.dense(Origin('gate', 'Linear'), x, rng.normal(0, 1, (D, EXPERTS)), None)
     kernels, biases = rng.normal(0, 0.3, (EXPERTS, D, D)), rng.normal(0, 0.1, (EXPERTS, D))
-    builder.output(builder.moe(Origin('moe', 'MoE'), x, logits, kernels, biases, K, True), Origin('moe', 'out'))
+    builder.output(builder.moe(Origin('moe', 'MoE'), x, logits, [(kernels, biases)], K, True), Origin('moe', 'out'))
     graph, origin = builder.finish()
     config = create_config('/tmp/hls4ml-estimate-tests', 'myproject', 'Vitis', io_type=io_type)
     config['HLSConfig'] = config_from_graph(graph, 'name', 'fixed<16,6>', reuse_factor, None)
@@ -81,3 +81,23 @@ def test_estimate_shows_the_saving_against_always_computed_experts() -> None:
 def _row(report, name: str):
     (found,) = [layer for layer in report.layers if layer.name == name]
     return found.resources
+
+
+def test_ffn_experts_two_banks_per_slot() -> None:
+    """FFN experts 16 -> 32 -> 16: per slot a bank of 16 x 32 / RF and one of 32 x 16 / RF multipliers."""
+    rng = np.random.default_rng(1)
+    builder = GraphBuilder('full')
+    x = builder.input(Origin('x', 'input'), (D,))
+    logits = builder.dense(Origin('gate', 'Linear'), x, rng.normal(0, 1, (D, EXPERTS)), None)
+    first = (rng.normal(0, 0.3, (EXPERTS, D, 32)), rng.normal(0, 0.1, (EXPERTS, 32)))
+    second = (rng.normal(0, 0.3, (EXPERTS, 32, D)), rng.normal(0, 0.1, (EXPERTS, D)))
+    y = builder.moe(Origin('moe', 'MoE'), x, logits, [first, second], K, True)
+    builder.output(y, Origin('moe', 'out'))
+    graph, origin = builder.finish()
+    config = create_config('/tmp/hls4ml-estimate-tests', 'myproject', 'Vitis', io_type='io_parallel')
+    config['HLSConfig'] = config_from_graph(graph, 'name', 'fixed<16,6>', 8, None)
+    config['HLSConfig']['Model']['Strategy'] = 'resource'
+    counted = rule_model(ModelGraph(config, graph, origin))
+    banks = sorted(m.count for m in counted.cost.multipliers)
+    assert banks == [K, K * D, K * 16 * 32 // 8, K * 32 * D // 8]  # gates, combine, the two expert banks
+    assert len([memory for memory in counted.cost.memories if memory.label == 'expert weights']) == 2

@@ -56,7 +56,7 @@ def test_fixed_point_twin_near_the_float_form(k: int, renormalize: bool) -> None
     x, logits, kernels, biases = _case(10 + k)
     xq, lq = quantize(x, DATA), quantize(logits, LOGITS)
     weights, bias = quantize(kernels, WEIGHT), quantize(biases, WEIGHT)
-    fixed = moe(xq, lq, weights, bias, k, renormalize, _tables(k, renormalize), TYPES).to_double()
+    fixed = moe(xq, lq, [(weights, bias)], k, renormalize, _tables(k, renormalize), TYPES).to_double()
     exact = moe_exact(xq.to_double(), lq.to_double(), weights.to_double(), bias.to_double(), k, renormalize)
     scale = np.abs(np.einsum('ri,eio->reo', xq.to_double(), weights.to_double()) + bias.to_double()).max()
     np.testing.assert_allclose(fixed, exact, rtol=0, atol=k * 2.0**-7 * scale)
@@ -68,7 +68,7 @@ def test_twin_is_the_router_times_each_chosen_dense() -> None:
     xq, lq = quantize(x, DATA), quantize(logits, LOGITS)
     weights, bias = quantize(kernels, WEIGHT), quantize(biases, WEIGHT)
     tables = _tables(k, True)
-    got = moe(xq, lq, weights, bias, k, True, tables, TYPES).to_double()
+    got = moe(xq, lq, [(weights, bias)], k, True, tables, TYPES).to_double()
     gates = router(lq, k, True, 'weights', tables['exp_'], tables['inv_'], TYPES['gate_accum'], TYPES['gate'])
     chosen = router_choices(lq, k)
     for row in range(x.shape[0]):
@@ -103,3 +103,27 @@ def test_soft_moe_float_form_properties() -> None:
         stages['combine'][:, [m]] * (stages['slot_inputs'][m] @ weights[m // 2] + biases[m // 2]) for m in range(6)
     )
     np.testing.assert_allclose(stages['y'], expected, atol=1e-12)
+
+
+def test_ffn_experts_float_form_and_twin() -> None:
+    """FFN experts relu(x W + b) W2 + b2: the float form equals the loop; the twin is within the gates'
+    tolerance of it on the quantized values (the hidden and accumulator types hold every value)."""
+    rng = np.random.default_rng(3)
+    x, logits = rng.normal(0, 1, (20, D)), rng.normal(0, 1.5, (20, EXPERTS))
+    first = (rng.normal(0, 0.5, (EXPERTS, D, 6)), rng.normal(0, 0.2, (EXPERTS, 6)))
+    second = (rng.normal(0, 0.5, (EXPERTS, 6, OUT)), rng.normal(0, 0.2, (EXPERTS, OUT)))
+    loop = []
+    for features, scores in zip(x, logits, strict=True):
+        probabilities = np.exp(scores) / np.exp(scores).sum()
+        chosen = sorted(range(EXPERTS), key=lambda e: (-scores[e], e))[:2]
+        gates = probabilities[chosen] / probabilities[chosen].sum()
+        hidden = [np.maximum(features @ first[0][e] + first[1][e], 0) for e in chosen]
+        loop.append(sum(g * (h @ second[0][e] + second[1][e]) for g, h, e in zip(gates, hidden, chosen, strict=True)))
+    np.testing.assert_allclose(moe_exact(x, logits, *first, 2, True, second), loop, atol=1e-12)
+    xq, lq = quantize(x, DATA), quantize(logits, LOGITS)
+    stages = [(quantize(w, WEIGHT), quantize(b, WEIGHT)) for w, b in (first, second)]
+    types = {**TYPES, 'hidden': 'fixed<32,12>'}
+    fixed = moe(xq, lq, stages, 2, True, _tables(2, True), types).to_double()
+    values = [(w.to_double(), b.to_double()) for w, b in stages]
+    exact = moe_exact(xq.to_double(), lq.to_double(), *values[0], 2, True, values[1])
+    np.testing.assert_allclose(fixed, exact, atol=2 * 2.0**-7 * (np.abs(exact).max() + 1))
