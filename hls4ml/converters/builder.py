@@ -626,7 +626,8 @@ class GraphBuilder:
         if len(layers) > 2 or logits.shape != (*x.shape[:-1], count) or not 1 <= int(k) <= count:
             raise UnsupportedOperation(f'{origin}: k={k} over router logits {logits.shape} for {count} experts')
         x, logits = self.framework_order(x, origin), self.framework_order(logits, origin)
-        attributes = {'n_in': widths[0], 'n_out': widths[-1], 'n_hidden': widths[1] if len(layers) == 2 else 0}
+        attributes: dict[str, Any] = {'n_in': widths[0], 'n_out': widths[-1], 'n_experts': count}
+        attributes.update(n_hidden=widths[1] if len(layers) == 2 else 0, k=int(k), renormalize=bool(renormalize))
         names = [('weight', 'bias'), ('weight2', 'bias2')][: len(layers)]
         weights = {
             name: value

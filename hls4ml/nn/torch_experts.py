@@ -74,14 +74,14 @@ class SparseMoE(torch.nn.Module):
         self.gate = torch.nn.Linear(in_features, num_experts, bias=gate_bias)
         first = int(hidden_features) if hidden_features else out_features
         self.weight, self.bias = _expert_parameters(num_experts, in_features, first)
-        self.weight2, self.bias2 = (
-            _expert_parameters(num_experts, first, out_features) if hidden_features else (None, None)
-        )
+        second = _expert_parameters(num_experts, first, out_features) if hidden_features else (None, None)
+        self.weight2: torch.nn.Parameter | None = second[0]
+        self.bias2: torch.nn.Parameter | None = second[1]
         self.k, self.renormalize = int(k), bool(renormalize)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         logits = self.gate(x)
-        if self.weight2 is None:
+        if self.weight2 is None or self.bias2 is None:
             return sparse_moe(x, logits, self.weight, self.bias, self.k, self.renormalize)
         return sparse_moe_ffn(x, logits, self.weight, self.bias, self.weight2, self.bias2, self.k, self.renormalize)
 

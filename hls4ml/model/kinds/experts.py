@@ -148,7 +148,10 @@ class Experts:
         attributes, types = layer.attributes, layer.types
         tables = moe_tables(layer, logits_type(graph, layer))
         names = [('weight', 'bias'), ('weight2', 'bias2')][: 2 if attributes.get('n_hidden', 0) else 1]
-        stages = [tuple(quantize(layer.weights[name], types[name], family) for name in pair) for pair in names]
+        stages = [
+            (quantize(layer.weights[weight], types[weight], family), quantize(layer.weights[bias], types[bias], family))
+            for weight, bias in names
+        ]
         features, logits = inputs
         return moe(features, logits, stages, attributes['k'], attributes['renormalize'], tables, types)
 
