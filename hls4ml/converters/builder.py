@@ -635,16 +635,7 @@ class GraphBuilder:
             for name, value in zip(pair, values, strict=True)
         }
         inputs = [x.tensor, logits.tensor]
-        name = self._emit(
-            origin,
-            Kind.MOE,
-            inputs,
-            weights=weights,
-            n_experts=count,
-            k=int(k),
-            renormalize=bool(renormalize),
-            **attributes,
-        )
+        name = self._emit(origin, Kind.MOE, inputs, weights=weights, **attributes)
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))
 
