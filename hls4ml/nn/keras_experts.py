@@ -8,7 +8,10 @@
   hls4ml converts it into a gate Dense `<name>_gate` and one MoE layer `<name>`, whose firmware
   computes k experts per token, not all of them.
 
-Runs on any Keras backend (keras.ops only); the float call evaluates every expert.
+* `SoftMoE`: Soft MoE over a group of tokens, converted into Dense, Softmax, Einsum and EinsumDense
+  layers (docs/moe.md, "Soft MoE").
+
+Runs on any Keras backend (keras.ops only); SparseMoE's float call evaluates every expert.
 """
 
 from __future__ import annotations
@@ -76,3 +79,39 @@ class SparseMoE(keras.layers.Layer):
         settings = {'units': self.units, 'num_experts': self.num_experts, 'k': self.k}
         flags = {'renormalize': self.renormalize, 'gate_bias': self.gate_bias, 'hidden_units': self.hidden_units}
         return {**super().get_config(), **settings, **flags}
+
+
+@keras.saving.register_keras_serializable(package='hls4ml')
+class SoftMoE(keras.layers.Layer):
+    """Soft MoE (Puigcerver et al. 2023) over a group of tokens (batch, tokens, features), without the
+    token normalisation and scale: logits x slots (slots (features, E S), expert-major), dispatch =
+    softmax over the tokens, combine = softmax over the slots, slot inputs dispatch^T x, expert e (a
+    Dense to `units`) on its S slots, y = combine (slot outputs). No top-k: every slot sees every token."""
+
+    def __init__(self, units: int, num_experts: int, slots_per_expert: int = 1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if int(num_experts) < 1 or int(slots_per_expert) < 1:
+            raise ValueError(f'SoftMoE: num_experts={num_experts} and slots_per_expert={slots_per_expert} must be >= 1')
+        self.units, self.num_experts, self.slots_per_expert = int(units), int(num_experts), int(slots_per_expert)
+
+    def build(self, input_shape: Any) -> None:
+        features, slots = int(input_shape[-1]), self.num_experts * self.slots_per_expert
+        self.slots = self.add_weight(shape=(features, slots), name='slots')
+        self.kernel = self.add_weight(shape=(self.num_experts, features, self.units), name='kernel')
+        self.bias = self.add_weight(shape=(self.num_experts, self.units), name='bias', initializer='zeros')
+
+    def call(self, x: Any) -> Any:
+        logits = ops.matmul(x, self.slots)
+        dispatch, combine = ops.softmax(logits, axis=-2), ops.softmax(logits, axis=-1)
+        slot_inputs = ops.einsum('...tm,...td->...md', dispatch, x)
+        grouped = ops.reshape(slot_inputs, (-1, self.num_experts, self.slots_per_expert, slot_inputs.shape[-1]))
+        outputs = ops.einsum('...esd,edo->...eso', grouped, self.kernel) + ops.expand_dims(self.bias, 1)
+        flat = ops.reshape(outputs, (-1, self.num_experts * self.slots_per_expert, self.units))
+        return ops.einsum('...tm,...mo->...to', combine, flat)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        return (*input_shape[:-1], self.units)
+
+    def get_config(self) -> dict[str, Any]:
+        settings = {'units': self.units, 'num_experts': self.num_experts, 'slots_per_expert': self.slots_per_expert}
+        return {**super().get_config(), **settings}

@@ -117,3 +117,14 @@ def soft_moe_exact(x: np.ndarray, slots: np.ndarray, weights: np.ndarray, biases
     slot_outputs = (np.einsum('esd,edo->eso', grouped, weights) + biases[:, np.newaxis]).reshape(-1, out_features)
     stages = {'dispatch': dispatch, 'combine': combine, 'slot_inputs': slot_inputs}
     return {**stages, 'slot_outputs': slot_outputs, 'y': combine @ slot_outputs}
+
+
+def soft_moe_error_bound(x: np.ndarray, weights: np.ndarray, stages: dict[str, np.ndarray], eps: float) -> float:
+    """The bound of docs/moe.md "Soft MoE" on |y - y_float64| for one group x (n, d) when every entry of
+    the dispatch and combine matrices is within `eps` of its float value: the slot inputs within
+    n eps max|x|, the slot outputs within that times the largest column sum of |W_e|, y within
+    (E S) eps max|slot output| + (1 + E S eps) times the slot outputs' bound."""
+    slots, tokens = stages['combine'].shape[1], x.shape[0]
+    slot_input = tokens * eps * float(np.abs(x).max())
+    slot_output = slot_input * float(np.abs(weights).sum(axis=1).max())
+    return slots * eps * float(np.abs(stages['slot_outputs']).max()) + (1 + slots * eps) * slot_output

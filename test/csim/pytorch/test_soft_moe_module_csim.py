@@ -11,7 +11,7 @@ import torch
 
 import hls4ml
 from hls4ml.model.interpreter import interpret
-from hls4ml.model.reference.moe import soft_moe_exact
+from hls4ml.model.reference.moe import soft_moe_error_bound, soft_moe_exact
 from hls4ml.nn.torch_experts import SoftMoE
 
 pytestmark = pytest.mark.csim
@@ -26,15 +26,6 @@ def _module() -> SoftMoE:
         for parameter in (module.slots, module.weight, module.bias):
             parameter.copy_(torch.tensor(rng.integers(-8, 9, tuple(parameter.shape)) / 8, dtype=torch.float32))
     return module
-
-
-def error_bound(x: np.ndarray, weights: np.ndarray, stages: dict[str, np.ndarray]) -> float:
-    """Each D and C entry within eps: a slot input within n eps max|x|, a slot output within that times
-    the largest column sum of |W_e|, y within (E S) eps max|slot output| plus (1 + E S eps) that."""
-    slots, eps = EXPERTS * SLOTS, SOFTMAX_TOLERANCE
-    slot_input = TOKENS * eps * np.abs(x).max()
-    slot_output = slot_input * np.abs(weights).sum(axis=1).max()
-    return slots * eps * np.abs(stages['slot_outputs']).max() + (1 + slots * eps) * slot_output
 
 
 @pytest.mark.parametrize(
@@ -56,7 +47,9 @@ def test_soft_moe_module(tmp_path, backend: str, io_type: str) -> None:
     parameters = [p.detach().double().numpy() for p in (module.slots, module.weight, module.bias)]
     for sample, y in zip(x, firmware, strict=True):
         stages = soft_moe_exact(sample, *parameters)
-        np.testing.assert_allclose(y, stages['y'], atol=error_bound(sample, parameters[1], stages))
+        np.testing.assert_allclose(
+            y, stages['y'], atol=soft_moe_error_bound(sample, parameters[1], stages, SOFTMAX_TOLERANCE)
+        )
     with torch.no_grad():
         framework = module(torch.tensor(x, dtype=torch.float32)).double().numpy()
     np.testing.assert_allclose(framework, [soft_moe_exact(s, *parameters)['y'] for s in x], atol=1e-5)
