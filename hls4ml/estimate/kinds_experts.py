@@ -3,10 +3,10 @@
 Per token: the Router's k argmax passes over the E logits and its gates (exp-table reads, a sum, one
 reciprocal read, k products); then k banks of ceil(n_in * n_out / RF) general multipliers, one per
 routed slot, whose weights are selected from the E experts' sets (the weights change per token, so no
-multiplier has a constant coefficient), folded by the reuse factor like Dense; then k * n_out gate
-products summed. An always-computed mixture would need E banks: the note states the saving. The E
-weight sets are one ROM of E * RF words of block_factor weights (k reads per cycle) under Resource,
-or E constants per weight behind an E:1 multiplexer under Latency.
+multiplier has a constant coefficient), folded by the reuse factor like Dense; then the k * n_out
+gate products summed, folded by the reuse factor too. An always-computed mixture would need E banks:
+the note states the saving. The E weight sets are one ROM of E * RF words of block_factor weights
+(k reads per cycle) under Resource, or E constants per weight behind an E:1 multiplexer under Latency.
 """
 
 from __future__ import annotations
@@ -91,12 +91,13 @@ def moe(layer: Layer, ctx: RuleContext) -> LayerModel:
     cost = Cost(register_bits=Range.exact(n_out * ctx.type_bits(layer, 'result')))
     route = _routing(cost, layer, ctx)
     expert_chain, block = _expert_banks(cost, layer, ctx)
-    combine = [Multiplier(k * n_out, ctx.type_bits(layer, 'gate'), ctx.type_bits(layer, 'accum'))]
-    cost.add_multipliers(combine)
-    cost.adder_bits += k * n_out * ctx.type_bits(layer, 'result')
+    combine = [Multiplier(math.ceil(k * n_out / reuse), ctx.type_bits(layer, 'gate'), ctx.type_bits(layer, 'accum'))]
+    cost.add_multipliers(combine)  # moe_combine: folded by RF as the experts are
+    cost.adder_bits += combine[0].count * ctx.type_bits(layer, 'result')
     result_add = ctx.add_ns(ctx.type_bits(layer, 'result'), k)
     tables = in_block_ram(max((memory.bits for memory in cost.memories), default=0))
-    depth = ctx.cycles(route + expert_chain + ctx.multiply_ns(combine) + result_add, ctx.read_cycles(tables).scale(2))
+    reads = ctx.read_cycles(tables).scale(2) + Range.exact(reuse - 1)  # the gate products' RF steps
+    depth = ctx.cycles(route + expert_chain + ctx.multiply_ns(combine) + result_add, reads)
     notes = [
         f'{k} of {experts} experts computed: {k * block} expert multipliers instead of {experts * block} '
         f'({k} banks of {block} per expert, shared by the {experts} weight sets)'

@@ -7,7 +7,8 @@
 // the E sets (a multiplexer per weight, or the expert's address in the weight ROM) and runs it through
 // nnet::dense (nnet_dense.h), so each slot is one bank of ceil(n_in * n_out / reuse_factor)
 // multipliers shared by all E experts, folded by the reuse factor and the strategy exactly as Dense.
-// k banks instead of E: the multipliers an always-computed mixture would need shrink by E / k.
+// k banks instead of E: the multipliers an always-computed mixture would need shrink by E / k. The
+// k * n_out gate products are folded by the reuse factor too (moe_combine).
 //
 // Arithmetic (bit for bit hls4ml/model/reference/moe.py):
 //   out_s[j] = acc_j after acc_j = bias[e][j]; acc_j += x_i * w[e][i][j] (i = 0 .. n_in-1), in accum_t
@@ -117,14 +118,35 @@ inline void moe_route(const logit_T logits[CONFIG_T::n_experts], unsigned chosen
     router_gate_values<logit_T, typename CONFIG_T::gate_t, router_T>(logits, chosen, gates, exp_table, inv_table);
 }
 
-// total += gate * out, element by element (each += a write into res_T).
+// res_j = sum over the slots s (in rank order) of gate_s * out_s[j], each += a write into res_T. The
+// k * n_out products are folded like Dense's Resource strategy: reuse_factor pipelined steps of
+// ceil(k * n_out / reuse_factor) multipliers, product m = j * k + s, so every output still adds its
+// slots in rank order and the bits do not depend on the reuse factor.
 template <class res_T, typename CONFIG_T>
-inline void moe_accumulate(const typename CONFIG_T::gate_t &gate, const typename CONFIG_T::accum_t out[CONFIG_T::n_out],
-                           res_T total[CONFIG_T::n_out]) {
+inline void moe_combine(const typename CONFIG_T::gate_t gates[CONFIG_T::k],
+                        const typename CONFIG_T::accum_t outs[CONFIG_T::k * CONFIG_T::n_out], res_T res[CONFIG_T::n_out]) {
     NNET_INLINE
+    static const unsigned n_products = CONFIG_T::k * CONFIG_T::n_out;
+    static const unsigned block = ceil_div(n_products, CONFIG_T::reuse_factor);
+    res_T total[CONFIG_T::n_out];
+    NNET_ARRAY_PARTITION_COMPLETE(total)
     NNET_UNROLL
     for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-        total[j] += gate * out[j];
+        total[j] = 0;
+    }
+    for (unsigned step = 0; step < CONFIG_T::reuse_factor; step++) {
+        NNET_PIPELINE(1)
+        NNET_UNROLL
+        for (unsigned lane = 0; lane < block; lane++) {
+            const unsigned m = step * block + lane;
+            const unsigned j = m / CONFIG_T::k, s = m % CONFIG_T::k;
+            if (m < n_products)
+                total[j] += gates[s] * outs[s * CONFIG_T::n_out + j];
+        }
+    }
+    NNET_UNROLL
+    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
+        res[j] = total[j];
     }
 }
 
@@ -143,26 +165,17 @@ inline void moe_row(const data_T data[CONFIG_T::n_in], const logit_T logits[CONF
         expert_T;
     unsigned chosen[CONFIG_T::k];
     typename CONFIG_T::gate_t gates[CONFIG_T::k];
-    res_T total[CONFIG_T::n_out];
+    accum_t outs[CONFIG_T::k * CONFIG_T::n_out]; // slot s at s * n_out
     NNET_ARRAY_PARTITION_COMPLETE(chosen)
     NNET_ARRAY_PARTITION_COMPLETE(gates)
-    NNET_ARRAY_PARTITION_COMPLETE(total)
+    NNET_ARRAY_PARTITION_COMPLETE(outs)
     moe_route<logit_T, CONFIG_T>(logits, chosen, gates, exp_table, inv_table);
     NNET_UNROLL
-    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-        total[j] = 0;
-    }
-    NNET_UNROLL
     for (unsigned s = 0; s < CONFIG_T::k; s++) {
-        accum_t out[CONFIG_T::n_out];
-        NNET_ARRAY_PARTITION_COMPLETE(out)
-        moe_expert_product<data_T, expert_T, CONFIG_T::n_experts>(chosen[s], data, out, weights, biases);
-        moe_accumulate<res_T, CONFIG_T>(gates[s], out, total);
+        moe_expert_product<data_T, expert_T, CONFIG_T::n_experts>(chosen[s], data, outs + s * CONFIG_T::n_out, weights,
+                                                                 biases);
     }
-    NNET_UNROLL
-    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-        res[j] = total[j];
-    }
+    moe_combine<res_T, CONFIG_T>(gates, outs, res);
 }
 
 // One token with FFN experts: per routed expert relu(x W + b) into hidden_t, then W2, b2 into accum_t.
@@ -185,34 +198,25 @@ inline void moe_ffn_row(const data_T data[CONFIG_T::n_in], const logit_T logits[
         second_T;
     unsigned chosen[CONFIG_T::k];
     typename CONFIG_T::gate_t gates[CONFIG_T::k];
-    res_T total[CONFIG_T::n_out];
+    typename CONFIG_T::accum_t outs[CONFIG_T::k * CONFIG_T::n_out]; // slot s at s * n_out
     NNET_ARRAY_PARTITION_COMPLETE(chosen)
     NNET_ARRAY_PARTITION_COMPLETE(gates)
-    NNET_ARRAY_PARTITION_COMPLETE(total)
+    NNET_ARRAY_PARTITION_COMPLETE(outs)
     moe_route<logit_T, CONFIG_T>(logits, chosen, gates, exp_table, inv_table);
-    NNET_UNROLL
-    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-        total[j] = 0;
-    }
     NNET_UNROLL
     for (unsigned s = 0; s < CONFIG_T::k; s++) {
         hidden_t hidden[CONFIG_T::n_hidden];
-        typename CONFIG_T::accum_t out[CONFIG_T::n_out];
         NNET_ARRAY_PARTITION_COMPLETE(hidden)
-        NNET_ARRAY_PARTITION_COMPLETE(out)
         moe_expert_product<data_T, first_T, CONFIG_T::n_experts>(chosen[s], data, hidden, weights, biases);
         NNET_UNROLL
         for (unsigned h = 0; h < CONFIG_T::n_hidden; h++) {
             if (!(hidden[h] > 0))
                 hidden[h] = 0;
         }
-        moe_expert_product<hidden_t, second_T, CONFIG_T::n_experts>(chosen[s], hidden, out, weights2, biases2);
-        moe_accumulate<res_T, CONFIG_T>(gates[s], out, total);
+        moe_expert_product<hidden_t, second_T, CONFIG_T::n_experts>(chosen[s], hidden, outs + s * CONFIG_T::n_out, weights2,
+                                                                   biases2);
     }
-    NNET_UNROLL
-    for (unsigned j = 0; j < CONFIG_T::n_out; j++) {
-        res[j] = total[j];
-    }
+    moe_combine<res_T, CONFIG_T>(gates, outs, res);
 }
 
 // Every token of the sample (n_rows rows), each routed and computed on its own.

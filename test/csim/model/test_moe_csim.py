@@ -27,7 +27,7 @@ def _weights(seed: int, hidden: int = 0) -> tuple[np.ndarray, list[tuple[np.ndar
     return grid(D, EXPERTS), [(grid(EXPERTS, a, b), grid(EXPERTS, b)) for a, b in zip(widths, widths[1:], strict=False)]
 
 
-def _model(tmp_path, backend, io_type, shape, k: int, renormalize: bool, hidden: int = 0) -> ModelGraph:
+def _model(tmp_path, backend, io_type, shape, k: int, renormalize: bool, hidden: int = 0, reuse: int = 1) -> ModelGraph:
     gate, experts = _weights(3, hidden)
     builder = GraphBuilder('full')
     x = builder.input(Origin('x', 'input'), shape)
@@ -36,7 +36,8 @@ def _model(tmp_path, backend, io_type, shape, k: int, renormalize: bool, hidden:
     builder.output(y, Origin('moe', 'out'))
     graph, origin = builder.finish()
     config = hls4ml.utils.create_config(str(tmp_path / 'prj'), 'myproject', backend, io_type=io_type)
-    config['HLSConfig'] = {'Model': {'Precision': 'fixed<16,6>', 'ReuseFactor': 1}}
+    strategy = 'Resource' if reuse > 1 else 'Latency'
+    config['HLSConfig'] = {'Model': {'Precision': 'fixed<16,6>', 'ReuseFactor': reuse, 'Strategy': strategy}}
     return ModelGraph(config, graph, origin)
 
 
@@ -98,3 +99,13 @@ def test_only_the_routed_experts_matter(tmp_path) -> None:
     model.graph.layers['moe'].weights['weight'][unused] = 0.0  # the interpreter reads the changed weights
     (after,), _ = interpret(model, x)
     np.testing.assert_array_equal(before, after.to_double())
+
+
+def test_reuse_factor_changes_no_bit(tmp_path) -> None:
+    """FFN experts at ReuseFactor 5 (Resource; the gate products folded in 5 steps of 2): the same bits as
+    the interpreter, whose arithmetic does not depend on the reuse factor."""
+    model = _model(tmp_path, 'Vitis', 'io_parallel', (TOKENS, D), 2, True, HIDDEN, reuse=5)
+    assert model.graph.layers['moe'].attributes['reuse_factor'] == 5
+    x = np.round(np.random.default_rng(2).normal(0, 1, (20, TOKENS, D)) * 64) / 64
+    (reference,), _ = interpret(model, x)
+    np.testing.assert_array_equal(model.predict(x), reference.to_double())

@@ -47,7 +47,7 @@ def test_k_banks_of_folded_multipliers(reuse_factor: int, strategy: str) -> None
     expert_banks = [m for m in counted.cost.multipliers if m.count == K * block]
     assert len(expert_banks) == 1 and expert_banks[0].digits is None  # general: the weights change per token
     # the gates (k) and the combination (k * n_out) are the only other products
-    assert counted.cost.multiplier_count == K * block + K + K * D
+    assert counted.cost.multiplier_count == K * block + K + math.ceil(K * D / reuse_factor)
     assert f'{K * block} expert multipliers instead of {EXPERTS * block}' in counted.notes[0]
     assert counted.interval.low == reuse_factor
 
@@ -99,5 +99,5 @@ def test_ffn_experts_two_banks_per_slot() -> None:
     config['HLSConfig']['Model']['Strategy'] = 'resource'
     counted = rule_model(ModelGraph(config, graph, origin))
     banks = sorted(m.count for m in counted.cost.multipliers)
-    assert banks == [K, K * D, K * 16 * 32 // 8, K * 32 * D // 8]  # gates, combine, the two expert banks
+    assert banks == [K, K * D // 8, K * 16 * 32 // 8, K * 32 * D // 8]  # gates, combine, the two expert banks
     assert len([memory for memory in counted.cost.memories if memory.label == 'expert weights']) == 2
