@@ -262,6 +262,21 @@ class GraphBuilder:
         name = self._emit(origin, Kind.EINSUM, [a.tensor, b.tensor], equation=ir_equation)
         return Value(name, shape, tuple(range(len(shape))))
 
+    def einsum_dense(self, origin: Origin, equation: str, x: Value, kernel: np.ndarray, bias: np.ndarray) -> Value:
+        """`einsum(equation, x, kernel) + bias` with a constant kernel, `equation` over x's framework axes
+        without the batch axis; `bias` broadcasts to the output (the IR EinsumDense)."""
+        x = self.framework_order(x, origin)
+        kernel = np.asarray(kernel, dtype=np.float64)
+        try:
+            output_shape = plan(equation, x.shape, kernel.shape).output_shape
+            full_bias = np.broadcast_to(np.asarray(bias, dtype=np.float64), output_shape)
+        except (EinsumError, ValueError) as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from None
+        weights = {'weight': kernel, 'bias': np.ascontiguousarray(full_bias).reshape(-1)}
+        attributes: dict[str, Any] = {'equation': equation, 'kernel_shape': kernel.shape, 'n_out': full_bias.size}
+        name = self._emit(origin, Kind.EINSUM_DENSE, [x.tensor], weights=weights, **attributes)
+        return Value(name, tuple(output_shape), tuple(range(len(output_shape))))
+
     def _dense_rows(
         self, origin: Origin, x: Value, weight: np.ndarray, bias: np.ndarray, types: dict[str, Any]
     ) -> Value:
@@ -595,6 +610,43 @@ class GraphBuilder:
         attributes: dict[str, Any] = {'n_tokens': x.shape[0], 'n_in': x.shape[1]}
         name = self._emit(origin, Kind.EXPERT_CHOICE_ROUTER, [x.tensor], capacity=int(capacity), **attributes)
         return Value(name, x.shape, (0, 1))
+
+    def moe(
+        self,
+        origin: Origin,
+        x: Value,
+        logits: Value,
+        experts: list[tuple[np.ndarray, np.ndarray]],
+        k: int,
+        renormalize: bool,
+    ) -> Value:
+        """A mixture of E experts computing only the k routed per token (docs/moe.md): features x
+        (..., n_in), router logits (..., E) with the same leading axes; `experts` the (kernels (E, n_in, n),
+        biases (E, n)) of one layer (linear experts) or two (FFN experts, a ReLU between); token choice as
+        `router`. The result is (..., n_out)."""
+        layers = [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in experts]
+        count, widths = layers[0][0].shape[0], [x.shape[-1]]
+        for kernels, biases in layers:
+            if kernels.shape != (count, widths[-1], biases.shape[-1]) or biases.shape != (count, kernels.shape[2]):
+                raise UnsupportedOperation(
+                    f'{origin}: expert weights {kernels.shape}, biases {biases.shape} after {widths}'
+                )
+            widths.append(kernels.shape[2])
+        if len(layers) > 2 or logits.shape != (*x.shape[:-1], count) or not 1 <= int(k) <= count:
+            raise UnsupportedOperation(f'{origin}: k={k} over router logits {logits.shape} for {count} experts')
+        x, logits = self.framework_order(x, origin), self.framework_order(logits, origin)
+        attributes: dict[str, Any] = {'n_in': widths[0], 'n_out': widths[-1], 'n_experts': count}
+        attributes.update(n_hidden=widths[1] if len(layers) == 2 else 0, k=int(k), renormalize=bool(renormalize))
+        names = [('weight', 'bias'), ('weight2', 'bias2')][: len(layers)]
+        weights = {
+            name: value
+            for pair, values in zip(names, layers, strict=True)
+            for name, value in zip(pair, values, strict=True)
+        }
+        inputs = [x.tensor, logits.tensor]
+        name = self._emit(origin, Kind.MOE, inputs, weights=weights, **attributes)
+        shape = self.graph.tensors[name].shape
+        return Value(name, shape, tuple(range(len(shape))))
 
     def som(self, origin: Origin, x: Value, attributes: dict[str, Any], weights: dict[str, np.ndarray]) -> Value:
         """A self-organizing map of a vector; attributes and weights from `converters.som.som_layer_parts`."""

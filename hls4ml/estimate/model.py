@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from hls4ml.backends.devices import Family
 from hls4ml.estimate import kinds_attention as attention
+from hls4ml.estimate import kinds_experts as experts
 from hls4ml.estimate import kinds_gather as gather
 from hls4ml.estimate import kinds_maps as maps
 from hls4ml.estimate import kinds_other as other
@@ -32,7 +33,19 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.passes.fifo_depths import stream_pack
 
 # every module with @estimator_rule functions; importing them fills the table
-RULE_MODULES = (attention, gather, maps, other, products, quantizer, recurrent, resom_maps, selection, sequence)
+RULE_MODULES = (
+    attention,
+    experts,
+    gather,
+    maps,
+    other,
+    products,
+    quantizer,
+    recurrent,
+    resom_maps,
+    selection,
+    sequence,
+)
 RULES: Mapping[str, Rule] = MappingProxyType(REGISTERED)  # every kind but the ports (a port is not a circuit)
 
 

@@ -3,6 +3,7 @@
 from hls4ml.converters.keras import (  # noqa: F401  (they register their handlers)
     attention,
     einsum,
+    experts,
     gathers,
     hgq,
     hgq_tables,

@@ -1,9 +1,9 @@
 """The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
-`activations`, `arithmetic`, `einsum`, `gathers`, `selection`, `sequence`, `som`, `spatial` or `structure` that calls
-`hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern` rewrites the hand-written
-MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
+`activations`, `arithmetic`, `einsum`, `experts`, `gathers`, `selection`, `sequence`, `som`, `spatial` or
+`structure` that calls `hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern`
+rewrites the hand-written MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
 """
 
 from hls4ml.converters.pytorch import (  # noqa: F401  (they register their handlers)
@@ -11,6 +11,7 @@ from hls4ml.converters.pytorch import (  # noqa: F401  (they register their hand
     arithmetic,
     attention,
     einsum,
+    experts,
     gathers,
     recurrent,
     recurrent_cells,

@@ -32,6 +32,7 @@ from hls4ml.model.kinds.activations import (
 )
 from hls4ml.model.kinds.arithmetic import MERGE_OPERATIONS, Arithmetic
 from hls4ml.model.kinds.attention import Attention
+from hls4ml.model.kinds.experts import Experts
 from hls4ml.model.kinds.gathers import REDUCE_OPERATIONS, Gathers
 from hls4ml.model.kinds.maps import (
     RESOM_COMBINES,
@@ -66,12 +67,25 @@ FAMILIES = (
     Activations,
     Maps,
     Selection,
+    Experts,
     Sequence,
 )
 
 
 class Kind(
-    Sources, Products, Recurrent, Attention, Pooling, Moves, Gathers, Arithmetic, Activations, Maps, Selection, Sequence
+    Sources,
+    Products,
+    Recurrent,
+    Attention,
+    Pooling,
+    Moves,
+    Gathers,
+    Arithmetic,
+    Activations,
+    Maps,
+    Selection,
+    Experts,
+    Sequence,
 ):
     """Every IR layer kind: `Kind.X` is kind X's `KindRecord`, which is also its name ('X')."""
 

@@ -7,6 +7,7 @@ import math
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, Kind
 from hls4ml.model.kinds.attention import graph_plan
+from hls4ml.model.kinds.experts import moe_matrices
 from hls4ml.model.passes import PassContext
 
 
@@ -40,11 +41,15 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     (else the nearest divisor is taken, with a warning); an Einsum or EinsumDense takes any value up
     to its product count, and so does a Resource SOM or ReSOM (`folded_terms`). A convolution's matrix is
     (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one); a SOM with
-    Implementation 'dense' has the n_in x n_units matrix of its scores.
+    Implementation 'dense' has the n_in x n_units matrix of its scores; a MoE takes any RF up to its
+    smaller expert product (n_in x n_out, or n_in x n_hidden and n_hidden x n_out).
     """
     for layer in graph.layers.values():
         if layer.kind == Kind.DENSE:
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_out'], context)
+        elif layer.kind == Kind.MOE:  # any RF up to the smaller expert product (nnet::dense takes partial blocks)
+            products = min(rows * cols for rows, cols in moe_matrices(layer))
+            _check_matrix(layer, products, 1, context, any_factor=True)
         elif layer.kind == Kind.SOM and layer.attributes.get('implementation') == 'dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)
         elif layer.kind in (Kind.SOM, Kind.RESOM) and layer.attributes.get('strategy') == 'resource':
