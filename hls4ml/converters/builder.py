@@ -51,6 +51,7 @@ from hls4ml.model.kinds import (
     KindRecord,
 )
 from hls4ml.model.names import NameTable
+from hls4ml.model.reference.soft_router import check_soft_router
 from hls4ml.model.reference.soft_topk import strength_exponent
 from hls4ml.model.shape_rules import window_output
 from hls4ml.model.types import IntegerPrecisionType, PrecisionType
@@ -572,6 +573,22 @@ class GraphBuilder:
         x = self.framework_order(x, origin)
         attributes: dict[str, Any] = {'n_in': x.shape[-1], 'k': int(k), 'renormalize': bool(renormalize)}
         name = self._emit(origin, Kind.ROUTER, [x.tensor], output=output, **attributes)
+        shape = self.graph.tensors[name].shape
+        return Value(name, shape, tuple(range(len(shape))))
+
+    def soft_router(self, origin: Origin, x: Value, settings: dict[str, Any]) -> Value:
+        """Token-choice MoE gating with a sparse soft top-k mask (docs/moe.md) of expert logits along the
+        last axis, each row on its own; `settings`: k, l, p, iterations, k_max, mask_on, renormalize,
+        output (`hls4ml.model.reference.soft_router.check_soft_router` says what is computed)."""
+        if x.rank < 1:
+            raise UnsupportedOperation(f'{origin}: a router needs a vector of expert logits, got shape {x.shape}')
+        x = self.framework_order(x, origin)
+        attributes = {'n_in': x.shape[-1], **settings}
+        try:
+            check_soft_router(attributes)
+        except ValueError as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from error
+        name = self._emit(origin, Kind.SOFT_TOPK_ROUTER, [x.tensor], **attributes)
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))
 

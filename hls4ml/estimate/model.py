@@ -20,6 +20,7 @@ from hls4ml.estimate import kinds_other as other
 from hls4ml.estimate import kinds_products as products
 from hls4ml.estimate import kinds_quantizer as quantizer
 from hls4ml.estimate import kinds_recurrent as recurrent
+from hls4ml.estimate import kinds_routers as routers
 from hls4ml.estimate import kinds_selection as selection
 from hls4ml.estimate import kinds_sequence as sequence
 from hls4ml.estimate.context import LayerModel, RuleContext
@@ -31,7 +32,7 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.passes.fifo_depths import stream_pack
 
 # every module with @estimator_rule functions; importing them fills the table
-RULE_MODULES = (attention, gather, maps, other, products, quantizer, recurrent, selection, sequence)
+RULE_MODULES = (attention, gather, maps, other, products, quantizer, recurrent, routers, selection, sequence)
 RULES: Mapping[str, Rule] = MappingProxyType(REGISTERED)  # every kind but the ports (a port is not a circuit)
 
 

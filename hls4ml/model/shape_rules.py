@@ -161,6 +161,21 @@ def router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
     return (*inputs[0][:-1], n_in if output == 'gates' else k)
 
 
+def soft_router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """(..., n_in) gates or (..., 1) overflow counts of rows of n_in expert logits (the last axis)."""
+    from hls4ml.model.reference.soft_router import check_soft_router  # the reference imports this module
+
+    attributes = layer.attributes
+    n_in = attributes['n_in']
+    if len(inputs[0]) < 1 or inputs[0][-1] != n_in:
+        raise _fail(layer, f'the router takes rows of {n_in} expert logits (the last axis), got shape {inputs[0]}')
+    try:
+        check_soft_router(attributes)
+    except ValueError as error:
+        raise _fail(layer, str(error)) from error
+    return (*inputs[0][:-1], n_in if attributes['output'] == 'gates' else 1)
+
+
 def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:
     """(n_tokens, n_in): the gates of a group of n_tokens tokens over n_in experts."""
     n_tokens, n_in, capacity = layer.attributes['n_tokens'], layer.attributes['n_in'], layer.attributes['capacity']

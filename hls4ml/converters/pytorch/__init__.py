@@ -1,9 +1,9 @@
 """The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
-`activations`, `arithmetic`, `einsum`, `gathers`, `selection`, `sequence`, `som`, `spatial` or `structure` that calls
-`hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern` rewrites the hand-written
-MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
+`activations`, `arithmetic`, `einsum`, `gathers`, `routers`, `selection`, `sequence`, `som`, `spatial` or
+`structure` that calls `hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern`
+rewrites the hand-written MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
 """
 
 from hls4ml.converters.pytorch import (  # noqa: F401  (they register their handlers)
@@ -14,6 +14,7 @@ from hls4ml.converters.pytorch import (  # noqa: F401  (they register their hand
     gathers,
     recurrent,
     recurrent_cells,
+    routers,
     selection,
     sequence,
     som,
