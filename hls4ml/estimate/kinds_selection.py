@@ -125,14 +125,34 @@ def router(layer: Layer, ctx: RuleContext) -> LayerModel:
         chain = chain + gates
     if attributes['output'] == 'gates':  # res[e] = the gate of the s with chosen[s] == e
         cost.logic_bits += copies * n * k * (rank + result)
+    capacity = attributes.get('capacity', 0)
+    if capacity:
+        chain = chain + _capacity(cost, ctx, rows * k, rank, result)
     depth = ctx.cycles(chain, read)
     per_token = f' per token, {rows} tokens' if rows > 1 else ''
     notes = [f'{copies * k * (n - 1)} comparators ({k} argmax passes{per_token})']
+    if capacity:
+        notes.append(
+            f'capacity {capacity}: {rows * k * (rows * k - 1) // 2} expert-equality comparators over the group'
+        )
+    if ctx.io_stream and capacity and rows > 1:  # the group is read whole, routed, then written (2 rows)
+        latency, interval = stream_schedule(depth + Range.exact(rows), rows)
+        cost.register_bits += Range.exact(rows * n * data_bits)
+        return LayerModel(cost, latency, interval + Range.exact(rows), depth, notes, coarse=True)
     if ctx.io_stream and rows > 1:
         latency, interval = stream_schedule(depth, rows)
         return LayerModel(cost, latency, interval, depth, notes, coarse=True)
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
+
+
+def _capacity(cost: Cost, ctx: RuleContext, choices: int, rank: int, result: int) -> Range:
+    """router_capacity_kept: an equality comparator of expert indices for every pair of the group's
+    choices, a count per choice compared with the capacity, a select per gate."""
+    count = index_bits(choices)
+    cost.logic_bits += choices * (choices - 1) // 2 * rank + choices * (count + result)
+    cost.adder_bits += choices * (choices - 1) // 2
+    return ctx.compare_ns(rank) + ctx.add_ns(count, tree_levels(choices)) + ctx.compare_ns(count)
 
 
 def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer, copies: int) -> tuple[Range, Range]:

@@ -158,6 +158,13 @@ def router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
         raise _fail(layer, f'k={k} must be between 1 and the {n_in} experts')
     if output not in ('gates', 'weights', 'indices'):
         raise _fail(layer, f"unknown router output {output!r}; expected 'gates', 'weights' or 'indices'")
+    capacity = layer.attributes.get('capacity', 0)
+    if capacity and (output == 'indices' or not 1 <= capacity):
+        raise _fail(
+            layer,
+            f'capacity={capacity} with output {output!r}: a capacity (a positive number of tokens per expert) '
+            "needs output 'gates' or 'weights' (a dropped choice is a gate of 0; indices cannot show it)",
+        )
     return (*inputs[0][:-1], n_in if output == 'gates' else k)
 
 

@@ -2,7 +2,8 @@
 
 * `TopKRouter`: token-choice MoE gating, x @ kernel (+ bias) -> softmax -> top-k -> optional
   renormalisation; `output_mode` 'gates' (dense combine weights, 0 for experts not chosen),
-  'weights' (the k gates, best first) or 'indices' (the k experts, int32).
+  'weights' (the k gates, best first) or 'indices' (the k experts, int32); `capacity` caps the
+  tokens per expert of a sample (capacity-limited token choice).
 * `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
 * `SparseSoftTopK`: sparse soft top-k, p = 2 (Sander et al. 2023), `mode` 'mask' or 'magnitude'.
 
@@ -29,18 +30,33 @@ def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
     return value
 
 
-def route(logits: Any, k: int, renormalize: bool, output_mode: str) -> Any:
-    """Gating of a batch of expert logits: softmax, top-k (lower index first), optional renormalisation."""
+def route(logits: Any, k: int, renormalize: bool, output_mode: str, capacity: int = 0) -> Any:
+    """Gating of a batch of expert logits: softmax, top-k (lower index first), optional renormalisation;
+    `capacity` > 0: each expert takes at most that many of a sample's tokens (`capacity_kept`)."""
     probabilities = ops.softmax(logits, axis=-1)
     values, indices = ops.top_k(probabilities, k)
     if renormalize:
         values = values / ops.sum(values, axis=-1, keepdims=True)
+    if capacity > 0:
+        grouped = indices if len(indices.shape) > 2 else ops.expand_dims(indices, -2)
+        kept = ops.reshape(capacity_kept(grouped, logits.shape[-1], capacity), ops.shape(values))
+        values = ops.where(kept, values, ops.zeros_like(values))
     if output_mode == 'weights':
         return values
     if output_mode == 'indices':
         return ops.cast(indices, 'int32')
     hot = ops.one_hot(indices, ops.shape(logits)[-1], dtype=values.dtype)  # (batch, k, experts)
     return ops.sum(hot * ops.expand_dims(values, -1), axis=-2)
+
+
+def capacity_kept(indices: Any, n_experts: int, capacity: int) -> Any:
+    """Which of the (batch, tokens, k) chosen experts accept their token: every first choice before any
+    second (earlier tokens first); a choice is kept when fewer than `capacity` before it chose its expert."""
+    tokens, k = indices.shape[-2], indices.shape[-1]
+    priority = ops.reshape(ops.swapaxes(indices, -1, -2), (-1, k * tokens))  # (batch, k * tokens)
+    hot = ops.one_hot(priority, n_experts, dtype='int32')
+    before = ops.sum((ops.cumsum(hot, axis=-2) - hot) * hot, axis=-1)
+    return ops.swapaxes(ops.reshape(before < capacity, (-1, k, tokens)), -1, -2)
 
 
 def expert_choice(logits: Any, capacity: int) -> Any:
@@ -111,6 +127,7 @@ class TopKRouter(keras.layers.Layer):
         renormalize: bool = True,
         output_mode: str = 'gates',
         use_bias: bool = False,
+        capacity: int | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -119,6 +136,9 @@ class TopKRouter(keras.layers.Layer):
         self.num_experts, self.k = int(num_experts), int(k)
         self.renormalize, self.use_bias = bool(renormalize), bool(use_bias)
         self.output_mode = _check(output_mode, ROUTER_OUTPUTS, 'TopKRouter output_mode')
+        if capacity is not None and (int(capacity) < 1 or self.output_mode == 'indices'):
+            raise ValueError(f"TopKRouter: capacity={capacity} must be positive and output_mode 'gates' or 'weights'")
+        self.capacity = 0 if capacity is None else int(capacity)
 
     def build(self, input_shape: Any) -> None:
         self.kernel = self.add_weight(shape=(int(input_shape[-1]), self.num_experts), name='kernel')
@@ -130,14 +150,15 @@ class TopKRouter(keras.layers.Layer):
         logits = ops.matmul(x, self.kernel)
         if self.bias is not None:
             logits = logits + self.bias
-        return route(logits, self.k, self.renormalize, self.output_mode)
+        return route(logits, self.k, self.renormalize, self.output_mode, self.capacity)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (*input_shape[:-1], self.num_experts if self.output_mode == 'gates' else self.k)
 
     def get_config(self) -> dict[str, Any]:
         settings = {'num_experts': self.num_experts, 'k': self.k, 'renormalize': self.renormalize}
-        return {**super().get_config(), **settings, 'output_mode': self.output_mode, 'use_bias': self.use_bias}
+        settings |= {'output_mode': self.output_mode, 'use_bias': self.use_bias, 'capacity': self.capacity or None}
+        return {**super().get_config(), **settings}
 
 
 @keras.saving.register_keras_serializable(package='hls4ml')

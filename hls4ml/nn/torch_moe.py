@@ -3,7 +3,8 @@
 * `TopKRouter`: token-choice MoE gating, gate Linear -> softmax -> top-k -> optional renormalisation
   (Mixtral / Qwen-MoE with `renormalize=True`; V-MoE, Switch with False). `output_mode` picks what the
   module returns: 'gates' (the dense combine weights, 0 for experts not chosen), 'weights' (the k
-  gates, best first) or 'indices' (the k experts).
+  gates, best first) or 'indices' (the k experts). `capacity` caps the tokens per expert of a sample
+  (capacity-limited token choice, seed-layers.md B.5.4).
 * `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
 * `SparseSoftTopK`: the sparse soft top-k of Sander et al. 2023 with p = 2, as a soft mask
   (`mode='mask'`) or in magnitude (`mode='magnitude'`); l is the regularisation strength.
@@ -28,19 +29,44 @@ def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
     return value
 
 
-def topk_router(logits: torch.Tensor, k: int, renormalize: bool, output: str) -> torch.Tensor:
-    """Gating of a batch of expert logits (batch, experts): softmax, the k best (ties to the lower
-    index), optionally renormalised to sum to 1."""
+def _capacity(capacity: int | None, output_mode: str) -> int:
+    """0 for dropless (None); a positive capacity needs the gates or the weights (a drop is a gate of 0)."""
+    if capacity is None:
+        return 0
+    if int(capacity) < 1 or output_mode == 'indices':
+        raise ValueError(f"TopKRouter: capacity={capacity} must be positive and output_mode 'gates' or 'weights'")
+    return int(capacity)
+
+
+def topk_router(logits: torch.Tensor, k: int, renormalize: bool, output: str, capacity: int = 0) -> torch.Tensor:
+    """Gating of a batch of expert logits (batch, experts) or (batch, tokens, experts): softmax, the k
+    best (ties to the lower index), optionally renormalised to sum to 1; `capacity` > 0: each expert
+    takes at most that many of a sample's tokens (`capacity_kept`), a dropped choice's gate is 0."""
     probabilities = torch.softmax(logits, dim=-1)
     values, order = torch.sort(probabilities, dim=-1, descending=True, stable=True)
     values, indices = values[..., :k], order[..., :k]
     if renormalize:
         values = values / values.sum(dim=-1, keepdim=True)
+    if capacity > 0:
+        grouped = indices if indices.dim() > 2 else indices.unsqueeze(-2)  # (batch, tokens, k)
+        kept = capacity_kept(grouped, logits.shape[-1], capacity).reshape(values.shape)
+        values = torch.where(kept, values, torch.zeros_like(values))
     if output == 'weights':
         return values
     if output == 'indices':
         return indices
     return torch.zeros_like(probabilities).scatter(-1, indices, values)
+
+
+def capacity_kept(indices: torch.Tensor, n_experts: int, capacity: int) -> torch.Tensor:
+    """Which of the (batch, tokens, k) chosen experts accept their token: every first choice before any
+    second (earlier tokens first), and a choice is kept when fewer than `capacity` before it went to its
+    expert (vmoe's priority without batch-priority routing)."""
+    priority = indices.transpose(-1, -2).reshape(*indices.shape[:-2], -1)  # (batch, k * tokens)
+    hot = torch.nn.functional.one_hot(priority, n_experts)
+    before = ((torch.cumsum(hot, dim=-2) - hot) * hot).sum(dim=-1)
+    kept = (before < capacity).reshape(*indices.shape[:-2], indices.shape[-1], indices.shape[-2])
+    return kept.transpose(-1, -2)
 
 
 def sparse_soft_topk(x: torch.Tensor, k: int, strength: float, mode: str, iterations: int = 12) -> torch.Tensor:
@@ -105,6 +131,7 @@ class TopKRouter(torch.nn.Module):
         renormalize: bool = True,
         output_mode: str = 'gates',
         bias: bool = False,
+        capacity: int | None = None,
     ) -> None:
         super().__init__()
         if not 1 <= int(k) <= int(num_experts):
@@ -112,9 +139,10 @@ class TopKRouter(torch.nn.Module):
         self.gate = torch.nn.Linear(in_features, num_experts, bias=bias)
         self.k, self.renormalize = int(k), bool(renormalize)
         self.output_mode = _check(output_mode, ROUTER_OUTPUTS, 'TopKRouter output_mode')
+        self.capacity = _capacity(capacity, self.output_mode)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return topk_router(self.gate(x), self.k, self.renormalize, self.output_mode)
+        return topk_router(self.gate(x), self.k, self.renormalize, self.output_mode, self.capacity)
 
 
 class ExpertChoiceRouter(torch.nn.Module):

@@ -68,6 +68,7 @@ def lower_router(layer: Layer, context: LoweringContext) -> LayerImpl:
         *([('unsigned', 'n_rows', str(math.prod(shape[:-1])))] if len(shape) > 1 else []),
         ('bool', 'renormalize', 'true' if attributes['renormalize'] else 'false'),
         ('unsigned', 'output', f'nnet::router_{attributes["output"]}'),
+        *([('unsigned', 'capacity', str(attributes['capacity']))] if attributes.get('capacity') else []),
         ('unsigned', 'table_size', str(tables['exp_'].size)),
         ('unsigned', 'io_type', context.io_type),
     ]

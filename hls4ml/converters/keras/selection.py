@@ -75,6 +75,8 @@ def topk_router(source: Source) -> list[Layer]:
         gate = source.make(kind, weights=weights, **attributes)
     gate.name, gate.outputs, gate.source_class = f'{source.name}_gate', [f'{source.name}_gate'], ''
     attributes = {'n_in': layer.num_experts, 'k': layer.k, 'renormalize': layer.renormalize}
+    if getattr(layer, 'capacity', 0):
+        attributes['capacity'] = layer.capacity
     router = source.make(Kind.ROUTER, inputs=[gate.name], output=layer.output_mode, **attributes)
     return [gate, router]
 

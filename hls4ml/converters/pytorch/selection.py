@@ -91,11 +91,11 @@ def softmax_topk_router(
 
 
 @module_forwards(topk_router)
-def router(step: Step, logits: Any, k: int, renormalize: bool, output: str) -> Value:
+def router(step: Step, logits: Any, k: int, renormalize: bool, output: str, capacity: int = 0) -> Value:
     """`hls4ml.nn.torch_moe.TopKRouter` after its gate Linear: one IR Router layer, each token (row of
-    the last axis) routed on its own."""
+    the last axis) routed on its own, or the sample's tokens as one group with a capacity per expert."""
     logits = tensor(step, logits, 'the router logits')
-    return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output))
+    return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output), int(capacity))
 
 
 @module_forwards(expert_choice)

@@ -143,6 +143,7 @@ class Selection:
             layer.types['accum'],
             layer.types['result'],
             n_in=attributes['n_in'],
+            capacity=attributes.get('capacity', 0),
         )
 
     ROUTER = KindRecord(

@@ -10,6 +10,8 @@ or over all n_in experts in index order (no renormalisation: the softmax probabi
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from hls4ml.model.fixed import FixedArray
@@ -44,15 +46,44 @@ def router(
     accum_type: Type,
     result_type: Type,
     n_in: int | None = None,
+    capacity: int = 0,
 ) -> FixedArray:
     """'gates' (n_in, the gate of each chosen expert, 0 elsewhere), 'weights' (the k gates in rank
     order) or 'indices' (the k experts), for each row of `n_in` logits (default: the whole sample). A
-    sample of n_rows tokens (n_rows * n_in values, row-major) gives its n_rows results in that order."""
+    sample of n_rows tokens (n_rows * n_in values, row-major) gives its n_rows results in that order.
+    `capacity` > 0: the sample's tokens are one group and each expert takes at most `capacity` of
+    them (`capacity_kept`); a dropped choice's gate is 0 (gates and weights only)."""
     samples = as_samples(x)
     n_samples, size = samples.shape
     rows = FixedArray(samples.raw.reshape(-1, n_in or size), samples.type, samples.family)
-    routed = _route(rows, k, renormalize, output, exp_spec, inv_spec, accum_type, result_type)
+    group = (n_samples, capacity)
+    routed = _route(rows, k, renormalize, output, exp_spec, inv_spec, accum_type, result_type, group)
     return FixedArray(routed.raw.reshape(n_samples, -1), routed.type, routed.family)
+
+
+def capacity_from_factor(n_tokens: int, k: int, n_experts: int, capacity_factor: float, multiple_of: int = 4) -> int:
+    """C = ceil(n_tokens k capacity_factor / n_experts), rounded up to a multiple of `multiple_of` (4 by
+    default, as vmoe's compute_capacity; 1 for none), at most n_tokens (an expert never takes more)."""
+    capacity = math.ceil(n_tokens * k * capacity_factor / n_experts)
+    capacity = -(-capacity // multiple_of) * multiple_of
+    return max(1, min(capacity, n_tokens))
+
+
+def capacity_kept(chosen: np.ndarray, n_experts: int, capacity: int) -> np.ndarray:
+    """Which choices of (groups, tokens, k) chosen experts an expert of capacity C accepts: all first
+    choices before any second choice, and so on, earlier tokens first within each rank (vmoe's
+    priority without batch-priority routing, seed-layers.md B.5.4)."""
+    groups, tokens, k = chosen.shape
+    load = np.zeros((groups, n_experts), dtype=np.int64)
+    kept = np.zeros(chosen.shape, dtype=bool)
+    every_group = np.arange(groups)
+    for rank in range(k):
+        for token in range(tokens):
+            experts = chosen[:, token, rank]
+            accepted = load[every_group, experts] < capacity
+            kept[:, token, rank] = accepted
+            load[every_group, experts] += accepted
+    return kept
 
 
 def _route(
@@ -64,8 +95,9 @@ def _route(
     inv_spec: TableSpec,
     accum_type: Type,
     result_type: Type,
+    group: tuple[int, int] = (1, 0),
 ) -> FixedArray:
-    """`router` of (n_rows, n_in) logits, one token per row."""
+    """`router` of (n_rows, n_in) logits, one token per row; `group`: (samples, capacity)."""
     chosen = router_choices(rows, k)
     if output == 'indices':
         return FixedArray.from_raw(chosen, 'int<32>', rows.family).cast(result_type)
@@ -76,6 +108,10 @@ def _route(
     total = _sum(chosen_exponentials if renormalize else exponentials, accum_type)
     inverse = inv_spec.lookup(take(total, (slice(None), np.newaxis)))
     weights = (chosen_exponentials * inverse).cast(result_type)
+    n_samples, capacity = group
+    if capacity > 0:
+        kept = capacity_kept(chosen.reshape(n_samples, -1, k), rows.shape[1], capacity).reshape(chosen.shape)
+        weights = select(kept, weights, integer(0, rows.family).cast(result_type))
     if output == 'weights':
         return weights
     if output != 'gates':

@@ -33,6 +33,7 @@ struct router_config {
     static const unsigned n_rows = 1; // tokens, one row of n_in logits each (row-major)
     static const bool renormalize = true;
     static const unsigned output = router_gates;
+    static const unsigned capacity = 0; // tokens per expert in the sample's group; 0: dropless
     static const unsigned table_size = 1024;
     static const int exp_table_shift = 0;
     static const int exp_table_start = 0;
@@ -119,6 +120,32 @@ inline void router_gate_values(const data_T data[CONFIG_T::n_in], const unsigned
     }
 }
 
+// One token's results from its choices and gates: a choice not kept (capacity) writes a gate of 0.
+template <class res_T, typename CONFIG_T>
+inline void router_write(const unsigned chosen[CONFIG_T::k], const res_T gates[CONFIG_T::k], const bool kept[CONFIG_T::k],
+                         res_T res[CONFIG_T::n_out]) {
+    NNET_INLINE
+    if (CONFIG_T::output == router_weights) {
+        NNET_UNROLL
+        for (unsigned s = 0; s < CONFIG_T::k; s++) {
+            if (kept[s])
+                res[s] = gates[s];
+            else
+                res[s] = 0;
+        }
+        return;
+    }
+    NNET_UNROLL
+    for (unsigned e = 0; e < CONFIG_T::n_in; e++) {
+        res[e] = 0;
+        NNET_UNROLL
+        for (unsigned s = 0; s < CONFIG_T::k; s++) {
+            if (chosen[s] == e && kept[s])
+                res[e] = gates[s];
+        }
+    }
+}
+
 // One token: n_in logits -> n_out results.
 template <class data_T, class res_T, typename CONFIG_T>
 inline void router_row(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
@@ -136,23 +163,62 @@ inline void router_row(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_
         return;
     }
     res_T gates[CONFIG_T::k];
+    bool kept[CONFIG_T::k];
     NNET_ARRAY_PARTITION_COMPLETE(gates)
+    NNET_ARRAY_PARTITION_COMPLETE(kept)
     router_gate_values<data_T, res_T, CONFIG_T>(data, chosen, gates, exp_table, inv_table);
-    if (CONFIG_T::output == router_weights) {
-        NNET_UNROLL
-        for (unsigned s = 0; s < CONFIG_T::k; s++) {
-            res[s] = gates[s];
-        }
-        return;
-    }
     NNET_UNROLL
-    for (unsigned e = 0; e < CONFIG_T::n_in; e++) {
-        res[e] = 0;
+    for (unsigned s = 0; s < CONFIG_T::k; s++) {
+        kept[s] = true;
+    }
+    router_write<res_T, CONFIG_T>(chosen, gates, kept, res);
+}
+
+// Capacity (seed-layers.md B.5.4): the choices in priority order, every token's first choice (earlier
+// tokens first), then every second choice, ...; a choice is kept when fewer than `capacity` choices
+// before it went to its expert (once an expert is full, every later choice of it is dropped, so this
+// is the sequential rule). An equality comparator for every pair of choices, no sequential chain.
+template <typename CONFIG_T>
+inline void router_capacity_kept(const unsigned chosen[CONFIG_T::n_rows * CONFIG_T::k],
+                                 bool kept[CONFIG_T::n_rows * CONFIG_T::k]) {
+    NNET_INLINE
+    static const unsigned choices = CONFIG_T::n_rows * CONFIG_T::k;
+    NNET_UNROLL
+    for (unsigned c = 0; c < choices; c++) { // c = rank * n_rows + token: the priority order
+        const unsigned expert = chosen[(c % CONFIG_T::n_rows) * CONFIG_T::k + c / CONFIG_T::n_rows];
+        unsigned before = 0;
         NNET_UNROLL
-        for (unsigned s = 0; s < CONFIG_T::k; s++) {
-            if (chosen[s] == e)
-                res[e] = gates[s];
+        for (unsigned b = 0; b < c; b++) {
+            before += chosen[(b % CONFIG_T::n_rows) * CONFIG_T::k + b / CONFIG_T::n_rows] == expert ? 1 : 0;
         }
+        kept[(c % CONFIG_T::n_rows) * CONFIG_T::k + c / CONFIG_T::n_rows] = before < CONFIG_T::capacity;
+    }
+}
+
+// The sample's tokens as one group with a capacity per expert: every row's choices and gates, the
+// capacity test over the group, then every row's results.
+template <class data_T, class res_T, typename CONFIG_T>
+void router_group(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], res_T res[CONFIG_T::n_out * CONFIG_T::n_rows],
+                  const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                  const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_INLINE
+    unsigned chosen[CONFIG_T::n_rows * CONFIG_T::k];
+    res_T gates[CONFIG_T::n_rows * CONFIG_T::k];
+    bool kept[CONFIG_T::n_rows * CONFIG_T::k];
+    NNET_ARRAY_PARTITION_COMPLETE(chosen)
+    NNET_ARRAY_PARTITION_COMPLETE(gates)
+    NNET_ARRAY_PARTITION_COMPLETE(kept)
+    NNET_UNROLL
+    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
+        router_select<data_T, CONFIG_T>(data + row * CONFIG_T::n_in, chosen + row * CONFIG_T::k);
+        router_gate_values<data_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, chosen + row * CONFIG_T::k,
+                                                    gates + row * CONFIG_T::k, exp_table, inv_table);
+    }
+    router_capacity_kept<CONFIG_T>(chosen, kept);
+    NNET_UNROLL
+    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
+        router_write<res_T, CONFIG_T>(chosen + row * CONFIG_T::k, gates + row * CONFIG_T::k, kept + row * CONFIG_T::k,
+                                      res + row * CONFIG_T::n_out);
     }
 }
 
@@ -162,6 +228,10 @@ void router(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], res_T res[CONF
             const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
             const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
+    if (CONFIG_T::capacity > 0) {
+        router_group<data_T, res_T, CONFIG_T>(data, res, exp_table, inv_table);
+        return;
+    }
     NNET_UNROLL
     for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
         router_row<data_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, res + row * CONFIG_T::n_out, exp_table,
