@@ -563,10 +563,20 @@ class GraphBuilder:
         name = self._emit(origin, Kind.SOFT_TOPK, [x.tensor], iterations=int(iterations), **attributes)
         return Value(name, x.shape, (0,))
 
-    def router(self, origin: Origin, x: Value, k: int, renormalize: bool, output: str, capacity: int = 0) -> Value:
+    def router(
+        self,
+        origin: Origin,
+        x: Value,
+        k: int,
+        renormalize: bool,
+        output: str,
+        capacity: int = 0,
+        sinkhorn_iterations: int = 0,
+    ) -> Value:
         """Token-choice MoE gating of expert logits along the last axis, each row (token) on its own
         (docs/moe.md); `output`: ROUTER_OUTPUTS; `capacity` > 0: the sample's tokens are one group and
-        each expert takes at most that many of them (docs/moe.md, "Capacity")."""
+        each expert takes at most that many of them (docs/moe.md, "Capacity"); `sinkhorn_iterations` > 0:
+        the experts are chosen on the group's Sinkhorn-balanced scores (docs/moe.md, "Sinkhorn")."""
         if x.rank < 1:
             raise UnsupportedOperation(f'{origin}: a router needs a vector of expert logits, got shape {x.shape}')
         if not 1 <= int(k) <= x.shape[-1] or output not in ROUTER_OUTPUTS:
@@ -575,6 +585,8 @@ class GraphBuilder:
         attributes: dict[str, Any] = {'n_in': x.shape[-1], 'k': int(k), 'renormalize': bool(renormalize)}
         if capacity:
             attributes['capacity'] = int(capacity)
+        if sinkhorn_iterations:
+            attributes['sinkhorn_iterations'] = int(sinkhorn_iterations)
         name = self._emit(origin, Kind.ROUTER, [x.tensor], output=output, **attributes)
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))

@@ -33,6 +33,7 @@ from hls4ml.estimate.primitives import (
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
+from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS, sinkhorn_types
 from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants
 from hls4ml.model.types import FixedPrecisionType
 
@@ -128,6 +129,8 @@ def router(layer: Layer, ctx: RuleContext) -> LayerModel:
     capacity = attributes.get('capacity', 0)
     if capacity:
         chain = chain + _capacity(cost, ctx, rows * k, rank, result)
+    if attributes.get('sinkhorn_iterations'):
+        chain = chain + _sinkhorn(cost, ctx, layer, rows)
     depth = ctx.cycles(chain, read)
     per_token = f' per token, {rows} tokens' if rows > 1 else ''
     notes = [f'{copies * k * (n - 1)} comparators ({k} argmax passes{per_token})']
@@ -153,6 +156,21 @@ def _capacity(cost: Cost, ctx: RuleContext, choices: int, rank: int, result: int
     cost.logic_bits += choices * (choices - 1) // 2 * rank + choices * (count + result)
     cost.adder_bits += choices * (choices - 1) // 2
     return ctx.compare_ns(rank) + ctx.add_ns(count, tree_levels(choices)) + ctx.compare_ns(count)
+
+
+def _sinkhorn(cost: Cost, ctx: RuleContext, layer: Layer, rows: int) -> Range:
+    """router_sinkhorn: rows x experts exp reads, then per iteration every row's and every column's sum and
+    an exact restoring division of each entry (fraction + 1 compare-subtract steps of remainder_t)."""
+    attributes = layer.attributes
+    n, iterations = attributes['n_in'], attributes['sinkhorn_iterations']
+    plan, remainder = sinkhorn_types(attributes.get('sinkhorn_bits', DEFAULT_PLAN_BITS), rows, n)
+    steps, width, entries = plan.fractional + 1, remainder.width, rows * n
+    cost.adder_bits += iterations * 2 * entries * (width + steps * (width + plan.width))
+    cost.logic_bits += iterations * 2 * entries * steps * width + entries * ctx.input_bits(layer)
+    cost.register_bits += Range.exact(entries * plan.width)
+    division = (ctx.add_ns(width) + ctx.compare_ns(width)).scale(steps)
+    line = ctx.add_ns(width, tree_levels(max(rows, n))) + division
+    return line.scale(2 * iterations)
 
 
 def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer, copies: int) -> tuple[Range, Range]:

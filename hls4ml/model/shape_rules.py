@@ -165,6 +165,9 @@ def router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
             f'capacity={capacity} with output {output!r}: a capacity (a positive number of tokens per expert) '
             "needs output 'gates' or 'weights' (a dropped choice is a gate of 0; indices cannot show it)",
         )
+    iterations, bits = layer.attributes.get('sinkhorn_iterations', 0), layer.attributes.get('sinkhorn_bits', 16)
+    if not (0 <= iterations <= 64 and 4 <= bits <= 30):
+        raise _fail(layer, f'sinkhorn_iterations={iterations} must be 0..64 and sinkhorn_bits={bits} 4..30')
     return (*inputs[0][:-1], n_in if output == 'gates' else k)
 
 

@@ -30,11 +30,17 @@ def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
     return value
 
 
-def route(logits: Any, k: int, renormalize: bool, output_mode: str, capacity: int = 0) -> Any:
+def route(logits: Any, k: int, renormalize: bool, output_mode: str, capacity: int = 0, sinkhorn: int = 0) -> Any:
     """Gating of a batch of expert logits: softmax, top-k (lower index first), optional renormalisation;
-    `capacity` > 0: each expert takes at most that many of a sample's tokens (`capacity_kept`)."""
+    `capacity` > 0: each expert takes at most that many of a sample's tokens (`capacity_kept`);
+    `sinkhorn` > 0 iterations: the top-k of the sample's Sinkhorn-balanced scores, gates still the softmax's."""
     probabilities = ops.softmax(logits, axis=-1)
-    values, indices = ops.top_k(probabilities, k)
+    keys = probabilities
+    if sinkhorn > 0:
+        grouped = logits if len(logits.shape) > 2 else ops.expand_dims(logits, -2)
+        keys = ops.reshape(sinkhorn_balance(grouped, sinkhorn), ops.shape(logits))
+    _, indices = ops.top_k(keys, k)
+    values = ops.take_along_axis(probabilities, indices, axis=-1)
     if renormalize:
         values = values / ops.sum(values, axis=-1, keepdims=True)
     if capacity > 0:
@@ -47,6 +53,17 @@ def route(logits: Any, k: int, renormalize: bool, output_mode: str, capacity: in
         return ops.cast(indices, 'int32')
     hot = ops.one_hot(indices, ops.shape(logits)[-1], dtype=values.dtype)  # (batch, k, experts)
     return ops.sum(hot * ops.expand_dims(values, -1), axis=-2)
+
+
+def sinkhorn_balance(logits: Any, iterations: int) -> Any:
+    """exp(logits - row max) of (batch, tokens, experts) groups, then rows to 1 and columns to
+    tokens / experts, `iterations` times (seed-layers.md B.5.7)."""
+    plan = ops.exp(logits - ops.max(logits, axis=-1, keepdims=True))
+    tokens, experts = logits.shape[-2], logits.shape[-1]
+    for _ in range(iterations):
+        plan = plan / ops.sum(plan, axis=-1, keepdims=True)
+        plan = plan / ops.sum(plan, axis=-2, keepdims=True) * (tokens / experts)
+    return plan
 
 
 def capacity_kept(indices: Any, n_experts: int, capacity: int) -> Any:
@@ -128,6 +145,7 @@ class TopKRouter(keras.layers.Layer):
         output_mode: str = 'gates',
         use_bias: bool = False,
         capacity: int | None = None,
+        sinkhorn_iterations: int = 0,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -139,6 +157,7 @@ class TopKRouter(keras.layers.Layer):
         if capacity is not None and (int(capacity) < 1 or self.output_mode == 'indices'):
             raise ValueError(f"TopKRouter: capacity={capacity} must be positive and output_mode 'gates' or 'weights'")
         self.capacity = 0 if capacity is None else int(capacity)
+        self.sinkhorn_iterations = int(sinkhorn_iterations)
 
     def build(self, input_shape: Any) -> None:
         self.kernel = self.add_weight(shape=(int(input_shape[-1]), self.num_experts), name='kernel')
@@ -150,7 +169,7 @@ class TopKRouter(keras.layers.Layer):
         logits = ops.matmul(x, self.kernel)
         if self.bias is not None:
             logits = logits + self.bias
-        return route(logits, self.k, self.renormalize, self.output_mode, self.capacity)
+        return route(logits, self.k, self.renormalize, self.output_mode, self.capacity, self.sinkhorn_iterations)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (*input_shape[:-1], self.num_experts if self.output_mode == 'gates' else self.k)
@@ -158,6 +177,7 @@ class TopKRouter(keras.layers.Layer):
     def get_config(self) -> dict[str, Any]:
         settings = {'num_experts': self.num_experts, 'k': self.k, 'renormalize': self.renormalize}
         settings |= {'output_mode': self.output_mode, 'use_bias': self.use_bias, 'capacity': self.capacity or None}
+        settings['sinkhorn_iterations'] = self.sinkhorn_iterations
         return {**super().get_config(), **settings}
 
 

@@ -4,7 +4,8 @@
   (Mixtral / Qwen-MoE with `renormalize=True`; V-MoE, Switch with False). `output_mode` picks what the
   module returns: 'gates' (the dense combine weights, 0 for experts not chosen), 'weights' (the k
   gates, best first) or 'indices' (the k experts). `capacity` caps the tokens per expert of a sample
-  (capacity-limited token choice, seed-layers.md B.5.4).
+  (capacity-limited token choice, seed-layers.md B.5.4); `sinkhorn_iterations` selects on the sample's
+  Sinkhorn-balanced scores (B.5.7).
 * `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
 * `SparseSoftTopK`: the sparse soft top-k of Sander et al. 2023 with p = 2, as a soft mask
   (`mode='mask'`) or in magnitude (`mode='magnitude'`); l is the regularisation strength.
@@ -38,13 +39,21 @@ def _capacity(capacity: int | None, output_mode: str) -> int:
     return int(capacity)
 
 
-def topk_router(logits: torch.Tensor, k: int, renormalize: bool, output: str, capacity: int = 0) -> torch.Tensor:
+def topk_router(
+    logits: torch.Tensor, k: int, renormalize: bool, output: str, capacity: int = 0, sinkhorn_iterations: int = 0
+) -> torch.Tensor:
     """Gating of a batch of expert logits (batch, experts) or (batch, tokens, experts): softmax, the k
     best (ties to the lower index), optionally renormalised to sum to 1; `capacity` > 0: each expert
-    takes at most that many of a sample's tokens (`capacity_kept`), a dropped choice's gate is 0."""
+    takes at most that many of a sample's tokens (`capacity_kept`), a dropped choice's gate is 0;
+    `sinkhorn_iterations` > 0: the k best of each token's row of the sample's Sinkhorn-balanced scores
+    (`sinkhorn_balance`), the gates still the softmax's."""
     probabilities = torch.softmax(logits, dim=-1)
-    values, order = torch.sort(probabilities, dim=-1, descending=True, stable=True)
-    values, indices = values[..., :k], order[..., :k]
+    keys = probabilities
+    if sinkhorn_iterations > 0:
+        grouped = logits if logits.dim() > 2 else logits.unsqueeze(-2)
+        keys = sinkhorn_balance(grouped, sinkhorn_iterations).reshape(logits.shape)
+    indices = torch.sort(keys, dim=-1, descending=True, stable=True).indices[..., :k]
+    values = probabilities.gather(-1, indices)
     if renormalize:
         values = values / values.sum(dim=-1, keepdim=True)
     if capacity > 0:
@@ -56,6 +65,17 @@ def topk_router(logits: torch.Tensor, k: int, renormalize: bool, output: str, ca
     if output == 'indices':
         return indices
     return torch.zeros_like(probabilities).scatter(-1, indices, values)
+
+
+def sinkhorn_balance(logits: torch.Tensor, iterations: int) -> torch.Tensor:
+    """exp(logits - row max) of (batch, tokens, experts) groups, then `iterations` times rows divided by
+    their sums (to 1) and columns by theirs (to tokens / experts): seed-layers.md B.5.7."""
+    plan = torch.exp(logits - logits.amax(dim=-1, keepdim=True))
+    tokens, experts = plan.shape[-2:]
+    for _ in range(iterations):
+        plan = plan / plan.sum(dim=-1, keepdim=True)
+        plan = plan / plan.sum(dim=-2, keepdim=True) * (tokens / experts)
+    return plan
 
 
 def capacity_kept(indices: torch.Tensor, n_experts: int, capacity: int) -> torch.Tensor:
@@ -132,6 +152,7 @@ class TopKRouter(torch.nn.Module):
         output_mode: str = 'gates',
         bias: bool = False,
         capacity: int | None = None,
+        sinkhorn_iterations: int = 0,
     ) -> None:
         super().__init__()
         if not 1 <= int(k) <= int(num_experts):
@@ -140,9 +161,11 @@ class TopKRouter(torch.nn.Module):
         self.k, self.renormalize = int(k), bool(renormalize)
         self.output_mode = _check(output_mode, ROUTER_OUTPUTS, 'TopKRouter output_mode')
         self.capacity = _capacity(capacity, self.output_mode)
+        self.sinkhorn_iterations = int(sinkhorn_iterations)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return topk_router(self.gate(x), self.k, self.renormalize, self.output_mode, self.capacity)
+        gate = self.gate(x)
+        return topk_router(gate, self.k, self.renormalize, self.output_mode, self.capacity, self.sinkhorn_iterations)
 
 
 class ExpertChoiceRouter(torch.nn.Module):

@@ -11,6 +11,7 @@ from hls4ml.backends.common.tables import emit_tables
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.layer_tables import layer_tables
+from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS, sinkhorn_types
 from hls4ml.model.reference.soft_topk import layer_soft_topk_types, soft_topk_constants, soft_topk_reciprocals
 from hls4ml.model.types import FixedPrecisionType
 
@@ -73,8 +74,22 @@ def lower_router(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'io_type', context.io_type),
     ]
     impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    if attributes.get('sinkhorn_iterations'):
+        _sinkhorn_part(layer, context, impl, math.prod(shape[:-1]))
     emit_tables(layer, context, impl, tables)
     return impl
+
+
+def _sinkhorn_part(layer: Layer, context: LoweringContext, impl: LayerImpl, n_tokens: int) -> None:
+    """The Sinkhorn plan's iterations, its fraction bits and its two internal types (`sinkhorn_types`)."""
+    attributes = layer.attributes
+    bits = attributes.get('sinkhorn_bits', DEFAULT_PLAN_BITS)
+    plan, remainder = sinkhorn_types(bits, n_tokens, attributes['n_in'])
+    impl.statics += [
+        ('unsigned', 'sinkhorn_iterations', str(attributes['sinkhorn_iterations'])),
+        ('unsigned', 'plan_fraction', str(bits)),
+    ]
+    impl.typedefs += [('plan_t', plan.spelling(context.family)), ('remainder_t', remainder.spelling(context.family))]
 
 
 @lowering(Kind.EXPERT_CHOICE_ROUTER, stream='nnet_router_stream.h')

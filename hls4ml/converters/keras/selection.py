@@ -77,6 +77,8 @@ def topk_router(source: Source) -> list[Layer]:
     attributes = {'n_in': layer.num_experts, 'k': layer.k, 'renormalize': layer.renormalize}
     if getattr(layer, 'capacity', 0):
         attributes['capacity'] = layer.capacity
+    if getattr(layer, 'sinkhorn_iterations', 0):
+        attributes['sinkhorn_iterations'] = layer.sinkhorn_iterations
     router = source.make(Kind.ROUTER, inputs=[gate.name], output=layer.output_mode, **attributes)
     return [gate, router]
 

@@ -91,11 +91,14 @@ def softmax_topk_router(
 
 
 @module_forwards(topk_router)
-def router(step: Step, logits: Any, k: int, renormalize: bool, output: str, capacity: int = 0) -> Value:
+def router(
+    step: Step, logits: Any, k: int, renormalize: bool, output: str, capacity: int = 0, sinkhorn_iterations: int = 0
+) -> Value:
     """`hls4ml.nn.torch_moe.TopKRouter` after its gate Linear: one IR Router layer, each token (row of
     the last axis) routed on its own, or the sample's tokens as one group with a capacity per expert."""
     logits = tensor(step, logits, 'the router logits')
-    return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output), int(capacity))
+    settings = (int(capacity), int(sinkhorn_iterations))
+    return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output), *settings)
 
 
 @module_forwards(expert_choice)

@@ -13,6 +13,7 @@ from hls4ml.model.kinds.activations import DEFAULT_SOFTMAX_PRECISION
 from hls4ml.model.kinds.record import COMMON_KEYS, RESULT_ONLY, KindRecord, fixed_input_type
 from hls4ml.model.pass_context import PassContext
 from hls4ml.model.precision_rules import copy_input, input_fixed, is_auto, keep_config, unsigned_integer
+from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS
 from hls4ml.model.reference.soft_router import (
     SOFT_ROUTER_MASK_ON,
     SOFT_ROUTER_OUTPUTS,
@@ -144,6 +145,7 @@ class Selection:
             layer.types['result'],
             n_in=attributes['n_in'],
             capacity=attributes.get('capacity', 0),
+            sinkhorn=(attributes.get('sinkhorn_iterations', 0), attributes.get('sinkhorn_bits', DEFAULT_PLAN_BITS)),
         )
 
     ROUTER = KindRecord(

@@ -16,6 +16,7 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray
 from hls4ml.model.reference.arrays import as_samples, integer, select, take
+from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS, sinkhorn_plan
 from hls4ml.model.reference.softmax import softmax_stable
 from hls4ml.model.tables import TableSpec
 from hls4ml.model.types import PrecisionType
@@ -47,17 +48,24 @@ def router(
     result_type: Type,
     n_in: int | None = None,
     capacity: int = 0,
+    sinkhorn: tuple[int, int] = (0, DEFAULT_PLAN_BITS),
 ) -> FixedArray:
     """'gates' (n_in, the gate of each chosen expert, 0 elsewhere), 'weights' (the k gates in rank
     order) or 'indices' (the k experts), for each row of `n_in` logits (default: the whole sample). A
     sample of n_rows tokens (n_rows * n_in values, row-major) gives its n_rows results in that order.
     `capacity` > 0: the sample's tokens are one group and each expert takes at most `capacity` of
-    them (`capacity_kept`); a dropped choice's gate is 0 (gates and weights only)."""
+    them (`capacity_kept`); a dropped choice's gate is 0 (gates and weights only). `sinkhorn`:
+    (iterations, plan fraction bits); iterations > 0 selects on the group's Sinkhorn-balanced plan
+    (`sinkhorn.sinkhorn_plan`) instead of the logits, and the gates stay the softmax's."""
     samples = as_samples(x)
     n_samples, size = samples.shape
     rows = FixedArray(samples.raw.reshape(-1, n_in or size), samples.type, samples.family)
+    chosen = router_choices(rows, k)
+    if sinkhorn[0] > 0:
+        plan = sinkhorn_plan(rows, rows.shape[0] // n_samples, sinkhorn[0], exp_spec, sinkhorn[1])
+        chosen = router_choices(plan, k)
     group = (n_samples, capacity)
-    routed = _route(rows, k, renormalize, output, exp_spec, inv_spec, accum_type, result_type, group)
+    routed = _route(rows, chosen, renormalize, output, exp_spec, inv_spec, accum_type, result_type, group)
     return FixedArray(routed.raw.reshape(n_samples, -1), routed.type, routed.family)
 
 
@@ -88,7 +96,7 @@ def capacity_kept(chosen: np.ndarray, n_experts: int, capacity: int) -> np.ndarr
 
 def _route(
     rows: FixedArray,
-    k: int,
+    chosen: np.ndarray,
     renormalize: bool,
     output: str,
     exp_spec: TableSpec,
@@ -97,12 +105,13 @@ def _route(
     result_type: Type,
     group: tuple[int, int] = (1, 0),
 ) -> FixedArray:
-    """`router` of (n_rows, n_in) logits, one token per row; `group`: (samples, capacity)."""
-    chosen = router_choices(rows, k)
+    """`router` of (n_rows, n_in) logits, one token per row, given its (n_rows, k) chosen experts;
+    `group`: (samples, capacity)."""
+    k = chosen.shape[1]
     if output == 'indices':
         return FixedArray.from_raw(chosen, 'int<32>', rows.family).cast(result_type)
     samples = np.arange(rows.shape[0])[:, np.newaxis]
-    top = take(rows, (samples, chosen[:, :1]))
+    top = take(rows, (samples, np.argmax(rows.raw, axis=1)[:, np.newaxis]))  # the first choice's, but Sinkhorn's
     exponentials = exp_spec.lookup(rows - top)
     chosen_exponentials = take(exponentials, (samples, chosen))
     total = _sum(chosen_exponentials if renormalize else exponentials, accum_type)

@@ -30,7 +30,7 @@ void router(stream<data_T> &data, stream<res_T> &res,
             const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     static_assert(data_T::size == CONFIG_T::n_in, "router stream: the input must be one element of n_in logits");
     static_assert(res_T::size == CONFIG_T::n_out, "router stream: the result must be one element of n_out values");
-    if (CONFIG_T::capacity > 0) {
+    if (CONFIG_T::capacity > 0 || CONFIG_T::sinkhorn_iterations > 0) {
         router_group_stream<data_T, res_T, CONFIG_T>(data, res, exp_table, inv_table);
         return;
     }
