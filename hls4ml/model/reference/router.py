@@ -111,7 +111,10 @@ def _route(
     if output == 'indices':
         return FixedArray.from_raw(chosen, 'int<32>', rows.family).cast(result_type)
     samples = np.arange(rows.shape[0])[:, np.newaxis]
-    top = take(rows, (samples, np.argmax(rows.raw, axis=1)[:, np.newaxis]))  # the first choice's, but Sinkhorn's
+    # r_max of the exponentials: the largest of the summed logits (the first choice's unless Sinkhorn chose)
+    summed = chosen if renormalize else np.broadcast_to(np.arange(rows.shape[1]), rows.shape)
+    best = np.take_along_axis(summed, np.argmax(np.take_along_axis(rows.raw, summed, axis=1), axis=1)[:, None], axis=1)
+    top = take(rows, (samples, best))
     exponentials = exp_spec.lookup(rows - top)
     chosen_exponentials = take(exponentials, (samples, chosen))
     total = _sum(chosen_exponentials if renormalize else exponentials, accum_type)

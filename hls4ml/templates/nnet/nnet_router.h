@@ -97,9 +97,15 @@ inline void router_gate_values(const data_T data[CONFIG_T::n_in], const unsigned
                            const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                            const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     NNET_INLINE
-    // r_max: the first choice's logit, unless the choices come from a Sinkhorn plan
-    const data_T top = CONFIG_T::sinkhorn_iterations > 0 ? data[first_max_index<data_T, CONFIG_T::n_in>(data)]
-                                                         : data[chosen[0]];
+    // r_max of the summed logits: the first choice's, unless the choices come from a Sinkhorn plan
+    data_T top = data[chosen[0]];
+    if (CONFIG_T::sinkhorn_iterations > 0 && !CONFIG_T::renormalize)
+        top = data[first_max_index<data_T, CONFIG_T::n_in>(data)];
+    NNET_UNROLL
+    for (unsigned s = 1; s < CONFIG_T::k; s++) {
+        if (CONFIG_T::sinkhorn_iterations > 0 && CONFIG_T::renormalize && greater_than(data[chosen[s]], top))
+            top = data[chosen[s]];
+    }
     typename CONFIG_T::exp_table_t kept[CONFIG_T::k];
     NNET_ARRAY_PARTITION_COMPLETE(kept)
     typename CONFIG_T::accum_t sum = 0;
