@@ -37,3 +37,25 @@ def test_soft_router_layer(tmp_path, io_type: str) -> None:
     apart = probabilities[:, -4] - probabilities[:, -5] > TOLERANCE  # k_max = 4 keeps the same experts
     np.testing.assert_allclose(predicted[apart], gates[apart], atol=TOLERANCE)
     assert apart.mean() > 0.6  # the coarse grid ties many logits; tied keys are kept alike (lower index)
+
+
+def test_capacity_sinkhorn_router(tmp_path) -> None:
+    """hls4ml.nn.keras_moe.TopKRouter with a capacity and Sinkhorn balancing over (tokens, features)."""
+    from hls4ml.nn.keras_moe import TopKRouter
+
+    inputs = keras.Input((6, D))
+    layer = TopKRouter(4, k=2, capacity=3, sinkhorn_iterations=2, name='router')
+    model = keras.Model(inputs, layer(inputs))
+    layer.kernel.assign(np.random.default_rng(3).integers(-8, 9, (D, 4)) / 8)
+    config = {'Model': {'Precision': 'fixed<16,6>', 'ReuseFactor': 1}}
+    converted = hls4ml.converters.convert_from_keras_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis', io_type='io_parallel'
+    )
+    x = np.random.default_rng(5).integers(-32, 33, (30, 6, D)) / 16
+    predicted = np.asarray(converted.predict(x)).reshape(-1, 4)
+    (reference,), _ = interpret(converted, x)
+    np.testing.assert_array_equal(predicted, reference.to_double().reshape(-1, 4))
+    gates = np.asarray(model(x)).reshape(-1, 4)
+    assert ((predicted > 0).reshape(-1, 6, 4).sum(axis=1) <= 3).all()  # the capacity per sample
+    close = np.abs(predicted - gates).max(axis=1) > TOLERANCE
+    assert close.mean() < 0.1  # a choice flips only where balanced scores are within the plan's bound
