@@ -607,15 +607,21 @@ class GraphBuilder:
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))
 
-    def expert_choice(self, origin: Origin, x: Value, capacity: int) -> Value:
+    def expert_choice(
+        self, origin: Origin, x: Value, capacity: int, strength: float = 0.0, iterations: int = 12
+    ) -> Value:
         """Expert-choice MoE gating of a group of tokens, framework shape (tokens, experts): each expert
-        keeps the softmax gate of its `capacity` best tokens (docs/moe.md); the result keeps that shape."""
+        keeps the softmax gate of its `capacity` best tokens (docs/moe.md); the result keeps that shape.
+        `strength` (l) > 0: soft expert choice, the gates times the sparse soft top-k mask (k = capacity)
+        of each expert's column, its search `iterations` steps."""
         if x.rank != 2:
             raise UnsupportedOperation(f'{origin}: expert choice takes (tokens, experts) logits, got shape {x.shape}')
         if not 1 <= int(capacity) <= x.shape[0]:
             raise UnsupportedOperation(f'{origin}: capacity={capacity} must be between 1 and {x.shape[0]} tokens')
         x = self.framework_order(x, origin)
         attributes: dict[str, Any] = {'n_tokens': x.shape[0], 'n_in': x.shape[1]}
+        if strength:
+            attributes |= {'l': float(strength), 'iterations': int(iterations)}
         name = self._emit(origin, Kind.EXPERT_CHOICE_ROUTER, [x.tensor], capacity=int(capacity), **attributes)
         return Value(name, x.shape, (0, 1))
 

@@ -18,15 +18,21 @@ from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, index_bi
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.reference.soft_router import SoftRouterSettings, layer_soft_router_settings, mask_key_types
+from hls4ml.model.reference.soft_router import (
+    SoftRouterSettings,
+    layer_soft_router_settings,
+    mask_key_types,
+    soft_expert_choice_types,
+)
 from hls4ml.model.reference.soft_topk import SoftTopKTypes
 from hls4ml.model.types import FixedPrecisionType
 
 
-def _mask_cost(cost: Cost, ctx: RuleContext, n: int, settings: SoftRouterSettings, types: SoftTopKTypes) -> Range:
-    """One soft top-k mask and one more ranking of its keys; returns the delay of the chain."""
+def _mask_cost(cost: Cost, ctx: RuleContext, sizes: tuple[int, int, int, int], types: SoftTopKTypes) -> Range:
+    """One soft top-k mask of n keys (sizes: n, k, iterations, mask bits) and one more ranking of its
+    keys; returns the delay of the chain."""
+    n, k, iterations, mask = sizes
     key, threshold, total, rank = types.keys.width, types.threshold.width, types.sum.width, index_bits(n)
-    iterations, mask = settings.iterations, settings.mask.width
     cost.adder_bits += 2 * (n * (n - 1) // 2 * key + n * (n - 1))  # two all-pairs rankings
     cost.logic_bits += 2 * n * rank + n * (rank + mask) + 4 * threshold  # k-th keys, hard mask, fast path
     cost.adder_bits += iterations * (threshold + n * (threshold + total))  # bisection
@@ -34,7 +40,7 @@ def _mask_cost(cost: Cost, ctx: RuleContext, n: int, settings: SoftRouterSetting
     cost.adder_bits += n * (threshold + 2 * total + 2 * rank) + n * threshold  # polish, outputs
     cost.logic_bits += n * threshold + 4 * threshold + n * (2 * threshold + mask)
     recip = types.recip.width
-    cost.memories.append(Memory('rom', (n + 1) * (settings.k + 1), recip, label='reciprocal table'))
+    cost.memories.append(Memory('rom', (n + 1) * (k + 1), recip, label='reciprocal table'))
     polish = [Multiplier(1, total, recip)]
     cost.add_multipliers(polish)
     step = ctx.add_ns(threshold) + ctx.compare_ns(threshold) + ctx.add_ns(total, tree_levels(n))
@@ -57,7 +63,8 @@ def _row_cost(cost: Cost, ctx: RuleContext, layer: Layer, settings: SoftRouterSe
         chain = chain + ctx.add_ns(accum, tree_levels(n)) + ctx.multiply_ns(softmax)
     source = ctx.graph.input_type(layer)
     assert isinstance(source, FixedPrecisionType)
-    chain = chain + _mask_cost(cost, ctx, n, settings, mask_key_types(settings, source, n))
+    sizes = (n, settings.k, settings.iterations, settings.mask.width)
+    chain = chain + _mask_cost(cost, ctx, sizes, mask_key_types(settings, source, n))
     cost.logic_bits += n * (2 + result) + n  # kept, the output selects, the overflow count
     if settings.output == 'overflow':
         return chain
@@ -74,6 +81,24 @@ def _row_cost(cost: Cost, ctx: RuleContext, layer: Layer, settings: SoftRouterSe
         )
     products = [Multiplier(n, settings.mask.width, settings.probability.width)]
     cost.add_multipliers(products)
+    return chain + ctx.multiply_ns(products)
+
+
+def soft_expert_columns(cost: Cost, ctx: RuleContext, layer: Layer) -> Range:
+    """Soft expert choice: per expert the soft top-k of its column of n_tokens gates (k = capacity) and
+    n_tokens products mask x gate (the ranking of the hard expert choice is not built)."""
+    attributes, result = layer.attributes, layer.types['result']
+    assert isinstance(result, FixedPrecisionType)
+    tokens, experts, capacity = attributes['n_tokens'], attributes['n_in'], attributes['capacity']
+    mask, types = soft_expert_choice_types(result, tokens, capacity, attributes['l'], attributes['iterations'])
+    column = Cost()
+    chain = _mask_cost(column, ctx, (tokens, capacity, attributes['iterations'], mask.width), types)
+    cost.adder_bits += experts * column.adder_bits
+    cost.logic_bits += experts * column.logic_bits
+    cost.memories += column.memories
+    products = [Multiplier(experts * tokens, mask.width, result.width)]
+    cost.add_multipliers(products)
+    cost.add_multipliers([Multiplier(m.count * experts, m.data_bits, m.coefficient_bits) for m in column.multipliers])
     return chain + ctx.multiply_ns(products)
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined, stream_schedule
 from hls4ml.estimate.kinds_other import softmax_rows, table_memories
 from hls4ml.estimate.kinds_products import mux_luts
+from hls4ml.estimate.kinds_routers import soft_expert_columns
 from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import (
     Cost,
@@ -196,6 +197,8 @@ def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer, copies: int) -> tu
 def expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
     """io_parallel: the stable softmax of the n_tokens rows, then per expert the all-pairs rank of its
     column (n_tokens (n_tokens - 1) / 2 comparators) and n_tokens tests rank < capacity."""
+    if layer.attributes.get('l', 0) > 0:
+        return _soft_expert_choice(layer, ctx)
     if ctx.io_stream:
         return _expert_choice_stream(layer, ctx)
     attributes = layer.attributes
@@ -209,6 +212,22 @@ def expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
     latency, interval = pipelined(rows + ranking, int(attributes.get('reuse_factor', 1)))
     notes = [f'{experts * tokens * (tokens - 1) // 2} comparators ({experts} rankings of {tokens} tokens)']
     return LayerModel(cost, latency, interval, rows + ranking, notes, coarse=True)
+
+
+def _soft_expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """nnet_router_soft.h: the softmax rows, then a soft top-k per expert column (kinds_routers); io_stream
+    reads the group whole, runs the same kernel and writes it."""
+    attributes = layer.attributes
+    experts, tokens = attributes['n_in'], attributes['n_tokens']
+    cost = Cost(register_bits=Range.exact(tokens * experts * ctx.type_bits(layer, 'result')))
+    rows = softmax_rows(cost, ctx, layer, tokens * experts, experts, 'stable')
+    depth = rows + ctx.cycles(soft_expert_columns(cost, ctx, layer))
+    notes = [f'{experts} soft top-k masks of {tokens} tokens, {attributes["iterations"]} bisection steps each']
+    if ctx.io_stream:
+        latency, interval = stream_schedule(depth + Range.exact(tokens), tokens)
+        return LayerModel(cost, latency, interval + Range.exact(tokens), depth, notes, coarse=True)
+    latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
+    return LayerModel(cost, latency, interval, depth, notes, coarse=True)
 
 
 def _expert_choice_stream(layer: Layer, ctx: RuleContext) -> LayerModel:

@@ -193,6 +193,18 @@ def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:
         raise _fail(layer, f'expert choice takes ({n_tokens} tokens, {n_in} experts) logits, got shape {inputs[0]}')
     if not 1 <= capacity <= n_tokens:
         raise _fail(layer, f'capacity={capacity} must be between 1 and the {n_tokens} tokens of a group')
+    if layer.attributes.get('l', 0):
+        if not 1 <= layer.attributes['iterations'] <= 64:
+            raise _fail(layer, f'soft expert choice: iterations={layer.attributes["iterations"]} must be 1..64')
+        from hls4ml.model.reference.soft_router import soft_expert_choice_types  # imports this module
+
+        try:  # the soft top-k decides which l and iterations its kernel computes
+            from hls4ml.model.types import FixedPrecisionType
+
+            probe = FixedPrecisionType(16, 6)
+            soft_expert_choice_types(probe, n_tokens, capacity, layer.attributes['l'], layer.attributes['iterations'])
+        except ValueError as error:
+            raise _fail(layer, f'soft expert choice: {error}') from error
     return (n_tokens, n_in)
 
 

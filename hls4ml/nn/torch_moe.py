@@ -6,7 +6,8 @@
   gates, best first) or 'indices' (the k experts). `capacity` caps the tokens per expert of a sample
   (capacity-limited token choice, seed-layers.md B.5.4); `sinkhorn_iterations` selects on the sample's
   Sinkhorn-balanced scores (B.5.7).
-* `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
+* `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits; with `l`, soft
+  expert choice (the sparse soft top-k of each expert's column of tokens).
 * `SparseSoftTopK`: the sparse soft top-k of Sander et al. 2023 with p = 2, as a soft mask
   (`mode='mask'`) or in magnitude (`mode='magnitude'`); l is the regularisation strength.
 
@@ -124,10 +125,15 @@ def _magnitude_closed_form(x: torch.Tensor, solved: torch.Tensor, k: int, streng
     return torch.where(count > 0, soft, solved)
 
 
-def expert_choice(logits: torch.Tensor, capacity: int) -> torch.Tensor:
+def expert_choice(logits: torch.Tensor, capacity: int, strength: float = 0.0, iterations: int = 12) -> torch.Tensor:
     """Expert-choice gating of groups of tokens (batch, tokens, experts): the softmax of each token's
-    logits, kept where the token is among its expert's `capacity` best (ties to the lower token)."""
+    logits, kept where the token is among its expert's `capacity` best (ties to the lower token); with
+    `strength` (l) > 0, times the sparse soft top-k mask (k = capacity) of each expert's column instead
+    (`iterations`: the firmware's search steps)."""
     probabilities = torch.softmax(logits, dim=-1)
+    if strength > 0:
+        columns = probabilities.transpose(-1, -2)
+        return probabilities * sparse_soft_topk(columns, capacity, strength, 'mask', iterations).transpose(-1, -2)
     order = torch.sort(probabilities, dim=-2, descending=True, stable=True).indices[..., :capacity, :]
     kept = torch.zeros_like(probabilities, dtype=torch.bool).scatter(-2, order, True)
     return torch.where(kept, probabilities, torch.zeros_like(probabilities))
@@ -173,14 +179,14 @@ class ExpertChoiceRouter(torch.nn.Module):
     (batch, tokens, experts), output the gates of the same shape; each expert takes exactly
     `capacity` tokens, a token may get none or several experts."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, l: float | None = None, iterations: int = 12) -> None:  # noqa: E741
         super().__init__()
-        if int(capacity) < 1:
-            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1')
-        self.capacity = int(capacity)
+        if int(capacity) < 1 or (l is not None and float(l) <= 0):
+            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1 and l={l} positive')
+        self.capacity, self.l, self.iterations = int(capacity), float(l or 0.0), int(iterations)
 
     def forward(self, logits: torch.Tensor) -> torch.Tensor:
-        return expert_choice(logits, self.capacity)
+        return expert_choice(logits, self.capacity, self.l, self.iterations)
 
 
 class SparseSoftTopK(torch.nn.Module):

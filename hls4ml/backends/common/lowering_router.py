@@ -13,7 +13,12 @@ from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import emit_tables
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.reference.soft_router import layer_soft_router_settings, mask_key_types, soft_router_tables
+from hls4ml.model.reference.soft_router import (
+    layer_soft_router_settings,
+    mask_key_types,
+    soft_expert_choice_types,
+    soft_router_tables,
+)
 from hls4ml.model.reference.soft_topk import SoftTopKTypes, soft_topk_constants, soft_topk_reciprocals
 from hls4ml.model.types import FixedPrecisionType
 
@@ -51,6 +56,34 @@ def _mask_part(layer: Layer, context: LoweringContext, impl: LayerImpl, types: S
         impl.typedefs.append((typedef, precision.spelling(context.family)))
     name = f'r{context.index[layer.name]}'
     values = soft_topk_reciprocals(n_in, k, strength, 'mask')
+    where = f'{layer.describe()}, reciprocal table'
+    impl.arrays.append(
+        const_array(name, types.recip.spelling(context.family), values, types.recip, context.family, where)
+    )
+    impl.arguments.append(name)
+
+
+def soft_expert_mask_part(layer: Layer, context: LoweringContext, impl: LayerImpl) -> None:
+    """Soft expert choice: the soft top-k of every expert's column (n_tokens probabilities, k = capacity),
+    its types from `soft_expert_choice_types` of the result type, its constants and reciprocal table."""
+    attributes, result = layer.attributes, layer.types['result']
+    assert isinstance(result, FixedPrecisionType)
+    n_tokens, capacity, strength = attributes['n_tokens'], attributes['capacity'], attributes['l']
+    mask, types = soft_expert_choice_types(result, n_tokens, capacity, strength, attributes['iterations'])
+    impl.statics += [
+        ('unsigned', 'mode', 'nnet::soft_topk_mask'),
+        ('unsigned', 'iterations', str(attributes['iterations'])),
+        ('unsigned', 'recip_size', str((n_tokens + 1) * (capacity + 1))),
+    ]
+    impl.statics += [
+        ('constexpr double', name, repr(value)) for name, value in soft_topk_constants(capacity, strength).items()
+    ]
+    for alias, typedef in SOFT_TOPK_ALIASES.items():
+        precision: FixedPrecisionType = getattr(types, alias)
+        impl.typedefs.append((typedef, precision.spelling(context.family)))
+    impl.typedefs.append(('mask_t', mask.spelling(context.family)))
+    name = f'r{context.index[layer.name]}'
+    values = soft_topk_reciprocals(n_tokens, capacity, strength, 'mask')
     where = f'{layer.describe()}, reciprocal table'
     impl.arrays.append(
         const_array(name, types.recip.spelling(context.family), values, types.recip, context.family, where)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from hls4ml.backends.common.context import LoweringContext
+from hls4ml.backends.common.lowering_router import soft_expert_mask_part
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import emit_tables
@@ -95,9 +96,13 @@ def _sinkhorn_part(layer: Layer, context: LoweringContext, impl: LayerImpl, n_to
 @lowering(Kind.EXPERT_CHOICE_ROUTER, stream='nnet_router_stream.h')
 def lower_expert_choice(layer: Layer, context: LoweringContext) -> LayerImpl:
     """Rows of n_slice = n_in expert logits per token, the group's tokens and capacity; the tables of
-    the stable softmax of each row."""
-    impl = context.start(layer, 'nnet_router.h', 'nnet::expert_choice_config', 'nnet::expert_choice')
+    the stable softmax of each row; with l > 0 the soft top-k's part (`soft_expert_mask_part`)."""
     attributes = layer.attributes
+    soft = attributes.get('l', 0) > 0
+    header, function = (
+        ('nnet_router_soft.h', 'nnet::soft_expert_choice') if soft else ('nnet_router.h', 'nnet::expert_choice')
+    )
+    impl = context.start(layer, header, 'nnet::expert_choice_config', function)
     tables = layer_tables(layer, _input_type(layer, context))
     impl.statics += [
         ('unsigned', 'n_slice', str(attributes['n_in'])),
@@ -108,4 +113,6 @@ def lower_expert_choice(layer: Layer, context: LoweringContext) -> LayerImpl:
     ]
     impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
     emit_tables(layer, context, impl, tables)
+    if soft:
+        soft_expert_mask_part(layer, context, impl)
     return impl

@@ -105,7 +105,8 @@ def expert_choice_router(source: Source) -> list[Layer]:
     capacity = source.layer.capacity
     if not 1 <= capacity <= tokens:
         raise UnsupportedLayer(f'{source.origin}: capacity={capacity} must be between 1 and the {tokens} tokens')
-    return [source.make(Kind.EXPERT_CHOICE_ROUTER, n_tokens=tokens, n_in=experts, capacity=capacity)]
+    soft = {'l': source.layer.l, 'iterations': source.layer.iterations} if getattr(source.layer, 'l', 0) else {}
+    return [source.make(Kind.EXPERT_CHOICE_ROUTER, n_tokens=tokens, n_in=experts, capacity=capacity, **soft)]
 
 
 @handles('Absolute', produces=(Kind.BATCH_NORMALIZATION, Kind.MERGE))

@@ -102,9 +102,10 @@ def router(
 
 
 @module_forwards(expert_choice)
-def expert_choice_router(step: Step, logits: Any, capacity: int) -> Value:
+def expert_choice_router(step: Step, logits: Any, capacity: int, strength: float = 0.0, iterations: int = 12) -> Value:
     """`hls4ml.nn.torch_moe.ExpertChoiceRouter`: one IR ExpertChoiceRouter layer over (tokens, experts)."""
-    return step.builder.expert_choice(step.origin, tensor(step, logits, 'the router logits'), int(capacity))
+    logits = tensor(step, logits, 'the router logits')
+    return step.builder.expert_choice(step.origin, logits, int(capacity), float(strength), int(iterations))
 
 
 @module_forwards(sparse_soft_topk)

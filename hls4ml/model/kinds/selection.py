@@ -167,8 +167,9 @@ class Selection:
     def _expert_choice_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         attributes, tables = layer.attributes, router_tables(layer, fixed_input_type(graph, layer))
         accum, result = layer.types['accum'], layer.types['result']
+        soft = (attributes.get('l', 0.0), attributes.get('iterations', 12))
         return reference.expert_choice(
-            inputs[0], attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result
+            inputs[0], attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result, soft
         )
 
     EXPERT_CHOICE_ROUTER = KindRecord(

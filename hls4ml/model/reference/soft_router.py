@@ -16,6 +16,7 @@ expert would leave the gates summing short, so that combination needs k_max = n_
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -189,3 +190,42 @@ def layer_soft_router_settings(layer: Layer, source: FixedPrecisionType) -> Soft
         norm_spec=tables['norm_'],
         **fixed,
     )
+
+
+# ---- soft expert choice: the soft top-k over each expert's column of tokens ---------------------------
+
+
+def soft_expert_choice_types(
+    probability: FixedPrecisionType, n_tokens: int, capacity: int, strength: float, iterations: int
+) -> tuple[FixedPrecisionType, SoftTopKTypes]:
+    """The mask type (as SoftTopK's of the probabilities) and the soft top-k's internal types over a
+    column of n_tokens probabilities with k = capacity."""
+    fraction = min(max(probability.fractional - round(math.log2(strength)), 8), 24)
+    mask = FixedPrecisionType(fraction + 1, 1, False)
+    return mask, soft_topk_types(probability, mask, n_tokens, capacity, strength, iterations, 'mask')
+
+
+def soft_expert_choice(
+    probabilities: FixedArray, n_experts: int, capacity: int, strength: float, iterations: int
+) -> FixedArray:
+    """Gates M * P of groups of (n_tokens, n_experts) probabilities P (written in their type): M[:, e] is
+    the soft top-k mask (k = capacity) of expert e's column of tokens; the twin of nnet::soft_expert_choice."""
+    n_samples = probabilities.shape[0]
+    grid = probabilities.raw.reshape(n_samples, -1, n_experts)  # (sample, token, expert)
+    n_tokens = grid.shape[1]
+    columns = FixedArray(grid.transpose(0, 2, 1).reshape(-1, n_tokens), probabilities.type, probabilities.family)
+    mask_type, types = soft_expert_choice_types(probabilities.type, n_tokens, capacity, strength, iterations)
+    mask = soft_topk(columns, capacity, strength, 'mask', iterations, types, mask_type)
+    mask_grid = mask.raw.reshape(n_samples, n_experts, n_tokens).transpose(0, 2, 1).reshape(n_samples, -1)
+    return (FixedArray(mask_grid, mask_type, probabilities.family) * probabilities).cast(probabilities.type)
+
+
+def soft_expert_choice_exact(logits: np.ndarray, capacity: int, strength: float) -> np.ndarray:
+    """Float64 soft expert choice of one group (n_tokens, n_experts) or a batch: P * M, M the soft top-k
+    mask (k = capacity, strength l) of every expert's column of P = softmax of each token's logits."""
+    groups = np.asarray(logits, dtype=np.float64)
+    exponentials = np.exp(groups - groups.max(axis=-1, keepdims=True))
+    probabilities = exponentials / exponentials.sum(axis=-1, keepdims=True)
+    columns = np.swapaxes(probabilities, -1, -2)
+    mask = soft_topk_mask_exact(columns.reshape(-1, columns.shape[-1]), capacity, strength).reshape(columns.shape)
+    return probabilities * np.swapaxes(mask, -1, -2)

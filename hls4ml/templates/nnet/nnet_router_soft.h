@@ -16,6 +16,7 @@
 #define NNET_ROUTER_SOFT_H_
 
 #include "nnet_common.h"
+#include "nnet_router.h" // expert_choice_config
 #include "nnet_softmax.h"
 #include "nnet_softtopk.h"
 #include "nnet_table.h"
@@ -181,6 +182,47 @@ void soft_router(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], res_T res
     for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
         soft_router_row<data_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, res + row * CONFIG_T::n_out, exp_table,
                                                  inv_table, norm_table, recip);
+    }
+}
+
+// ---- soft expert choice ----------------------------------------------------------------------------
+//
+// A group of n_tokens tokens, each a row of n_slice expert logits (data[n_in], row-major): P = the stable
+// softmax of each row (written into res_T), then for each expert the soft top-k mask M (p = 2, strength
+// l, k = capacity) of its column of P over the tokens, and gates M * P (written into res_T). The soft top-k
+// config is the layer's with n_in = n_tokens and k = capacity. Twin: reference/soft_router.py.
+template <typename CONFIG_T> struct soft_expert_column : CONFIG_T {
+    static const unsigned n_in = CONFIG_T::n_tokens;
+    static const unsigned k = CONFIG_T::capacity;
+    static const bool magnitude = false;
+    static const bool largest = true;
+};
+
+template <class data_T, class res_T, typename CONFIG_T>
+void soft_expert_choice(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+                        const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    static const unsigned experts = CONFIG_T::n_slice;
+    res_T probabilities[CONFIG_T::n_in];
+    NNET_ARRAY_PARTITION_COMPLETE(probabilities)
+    softmax_stable<data_T, res_T, CONFIG_T>(data, probabilities, exp_table, inv_table);
+    NNET_UNROLL
+    for (unsigned e = 0; e < experts; e++) {
+        res_T column[CONFIG_T::n_tokens];
+        typename CONFIG_T::mask_t mask[CONFIG_T::n_tokens];
+        NNET_ARRAY_PARTITION_COMPLETE(column)
+        NNET_ARRAY_PARTITION_COMPLETE(mask)
+        NNET_UNROLL
+        for (unsigned t = 0; t < CONFIG_T::n_tokens; t++) {
+            column[t] = probabilities[t * experts + e];
+        }
+        soft_topk<res_T, typename CONFIG_T::mask_t, soft_expert_column<CONFIG_T>>(column, mask, recip);
+        NNET_UNROLL
+        for (unsigned t = 0; t < CONFIG_T::n_tokens; t++) {
+            res[t * experts + e] = mask[t] * column[t];
+        }
     }
 }
 

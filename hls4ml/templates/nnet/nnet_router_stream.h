@@ -5,6 +5,7 @@
 #define NNET_ROUTER_STREAM_H_
 
 #include "nnet_router.h"
+#include "nnet_router_soft.h"
 #include "nnet_stream.h"
 
 namespace nnet {
@@ -115,6 +116,22 @@ void expert_choice(stream<data_T> &data, stream<res_T> &res,
         }
         res.write(out);
     }
+}
+
+// Soft expert choice, io_stream: the group is read whole (a token's gates depend on every token of its
+// experts' columns), goes through the io_parallel kernel (nnet_router_soft.h), and leaves one token per
+// element.
+template <class data_T, class res_T, typename CONFIG_T>
+void soft_expert_choice(stream<data_T> &data, stream<res_T> &res,
+                        const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
+    typename data_T::value_type logits[CONFIG_T::n_in];
+    typename res_T::value_type gates[CONFIG_T::n_in];
+    read_whole<CONFIG_T::n_in, data_T>(data, logits);
+    soft_expert_choice<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(logits, gates, exp_table,
+                                                                                          inv_table, recip);
+    write_whole<CONFIG_T::n_in, res_T>(gates, res);
 }
 
 } // namespace nnet
