@@ -51,6 +51,7 @@ from hls4ml.model.kinds import (
     KindRecord,
 )
 from hls4ml.model.names import NameTable
+from hls4ml.model.reference.soft_router import check_soft_router
 from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, check_strength, soft_topk_power
 from hls4ml.model.shape_rules import window_output
 from hls4ml.model.types import IntegerPrecisionType, PrecisionType
@@ -586,28 +587,65 @@ class GraphBuilder:
         name = self._emit(origin, Kind.SOFT_TOPK, [x.tensor], iterations=int(iterations), **attributes)
         return Value(name, x.shape, (0,))
 
-    def router(self, origin: Origin, x: Value, k: int, renormalize: bool, output: str) -> Value:
+    def router(
+        self,
+        origin: Origin,
+        x: Value,
+        k: int,
+        renormalize: bool,
+        output: str,
+        capacity: int = 0,
+        sinkhorn_iterations: int = 0,
+    ) -> Value:
         """Token-choice MoE gating of expert logits along the last axis, each row (token) on its own
-        (docs/moe.md); `output`: ROUTER_OUTPUTS."""
+        (docs/moe.md); `output`: ROUTER_OUTPUTS; `capacity` > 0: the sample's tokens are one group and
+        each expert takes at most that many of them (docs/moe.md, "Capacity"); `sinkhorn_iterations` > 0:
+        the experts are chosen on the group's Sinkhorn-balanced scores (docs/moe.md, "Sinkhorn")."""
         if x.rank < 1:
             raise UnsupportedOperation(f'{origin}: a router needs a vector of expert logits, got shape {x.shape}')
         if not 1 <= int(k) <= x.shape[-1] or output not in ROUTER_OUTPUTS:
             raise UnsupportedOperation(f'{origin}: router with k={k} of {x.shape[-1]} experts and output {output!r}')
         x = self.framework_order(x, origin)
         attributes: dict[str, Any] = {'n_in': x.shape[-1], 'k': int(k), 'renormalize': bool(renormalize)}
+        if capacity:
+            attributes['capacity'] = int(capacity)
+        if sinkhorn_iterations:
+            attributes['sinkhorn_iterations'] = int(sinkhorn_iterations)
         name = self._emit(origin, Kind.ROUTER, [x.tensor], output=output, **attributes)
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))
 
-    def expert_choice(self, origin: Origin, x: Value, capacity: int) -> Value:
+    def soft_router(self, origin: Origin, x: Value, settings: dict[str, Any]) -> Value:
+        """Token-choice MoE gating with a sparse soft top-k mask (docs/moe.md) of expert logits along the
+        last axis, each row on its own; `settings`: k, l, p, iterations, k_max, mask_on, renormalize,
+        output (`hls4ml.model.reference.soft_router.check_soft_router` says what is computed)."""
+        if x.rank < 1:
+            raise UnsupportedOperation(f'{origin}: a router needs a vector of expert logits, got shape {x.shape}')
+        x = self.framework_order(x, origin)
+        attributes = {'n_in': x.shape[-1], **settings}
+        try:
+            check_soft_router(attributes)
+        except ValueError as error:
+            raise UnsupportedOperation(f'{origin}: {error}') from error
+        name = self._emit(origin, Kind.SOFT_TOPK_ROUTER, [x.tensor], **attributes)
+        shape = self.graph.tensors[name].shape
+        return Value(name, shape, tuple(range(len(shape))))
+
+    def expert_choice(
+        self, origin: Origin, x: Value, capacity: int, strength: float = 0.0, iterations: int = 12
+    ) -> Value:
         """Expert-choice MoE gating of a group of tokens, framework shape (tokens, experts): each expert
-        keeps the softmax gate of its `capacity` best tokens (docs/moe.md); the result keeps that shape."""
+        keeps the softmax gate of its `capacity` best tokens (docs/moe.md); the result keeps that shape.
+        `strength` (l) > 0: soft expert choice, the gates times the sparse soft top-k mask (k = capacity)
+        of each expert's column, its search `iterations` steps."""
         if x.rank != 2:
             raise UnsupportedOperation(f'{origin}: expert choice takes (tokens, experts) logits, got shape {x.shape}')
         if not 1 <= int(capacity) <= x.shape[0]:
             raise UnsupportedOperation(f'{origin}: capacity={capacity} must be between 1 and {x.shape[0]} tokens')
         x = self.framework_order(x, origin)
         attributes: dict[str, Any] = {'n_tokens': x.shape[0], 'n_in': x.shape[1]}
+        if strength:
+            attributes |= {'l': float(strength), 'iterations': int(iterations)}
         name = self._emit(origin, Kind.EXPERT_CHOICE_ROUTER, [x.tensor], capacity=int(capacity), **attributes)
         return Value(name, x.shape, (0, 1))
 

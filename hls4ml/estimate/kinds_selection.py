@@ -19,6 +19,7 @@ import numpy as np
 from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined, stream_schedule
 from hls4ml.estimate.kinds_other import softmax_rows, table_memories
 from hls4ml.estimate.kinds_products import mux_luts
+from hls4ml.estimate.kinds_routers import soft_expert_columns
 from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import (
     Cost,
@@ -33,6 +34,7 @@ from hls4ml.estimate.primitives import (
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
+from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS, sinkhorn_types
 from hls4ml.model.reference.soft_topk import (
     SoftTopKTypes,
     is_power_of_two,
@@ -169,14 +171,51 @@ def router(layer: Layer, ctx: RuleContext) -> LayerModel:
         chain = chain + gates
     if attributes['output'] == 'gates':  # res[e] = the gate of the s with chosen[s] == e
         cost.logic_bits += copies * n * k * (rank + result)
+    capacity = attributes.get('capacity', 0)
+    if capacity:
+        chain = chain + _capacity(cost, ctx, rows * k, rank, result)
+    if attributes.get('sinkhorn_iterations'):
+        chain = chain + _sinkhorn(cost, ctx, layer, rows)
     depth = ctx.cycles(chain, read)
     per_token = f' per token, {rows} tokens' if rows > 1 else ''
     notes = [f'{copies * k * (n - 1)} comparators ({k} argmax passes{per_token})']
+    if capacity:
+        notes.append(
+            f'capacity {capacity}: {rows * k * (rows * k - 1) // 2} expert-equality comparators over the group'
+        )
+    if ctx.io_stream and capacity and rows > 1:  # the group is read whole, routed, then written (2 rows)
+        latency, interval = stream_schedule(depth + Range.exact(rows), rows)
+        cost.register_bits += Range.exact(rows * n * data_bits)
+        return LayerModel(cost, latency, interval + Range.exact(rows), depth, notes, coarse=True)
     if ctx.io_stream and rows > 1:
         latency, interval = stream_schedule(depth, rows)
         return LayerModel(cost, latency, interval, depth, notes, coarse=True)
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
     return LayerModel(cost, ctx.vector_latency(latency), interval, depth, notes, coarse=True)
+
+
+def _capacity(cost: Cost, ctx: RuleContext, choices: int, rank: int, result: int) -> Range:
+    """router_capacity_kept: an equality comparator of expert indices for every pair of the group's
+    choices, a count per choice compared with the capacity, a select per gate."""
+    count = index_bits(choices)
+    cost.logic_bits += choices * (choices - 1) // 2 * rank + choices * (count + result)
+    cost.adder_bits += choices * (choices - 1) // 2
+    return ctx.compare_ns(rank) + ctx.add_ns(count, tree_levels(choices)) + ctx.compare_ns(count)
+
+
+def _sinkhorn(cost: Cost, ctx: RuleContext, layer: Layer, rows: int) -> Range:
+    """router_sinkhorn: rows x experts exp reads, then per iteration every row's and every column's sum and
+    an exact restoring division of each entry (fraction + 1 compare-subtract steps of remainder_t)."""
+    attributes = layer.attributes
+    n, iterations = attributes['n_in'], attributes['sinkhorn_iterations']
+    plan, remainder = sinkhorn_types(attributes.get('sinkhorn_bits', DEFAULT_PLAN_BITS), rows, n)
+    steps, width, entries = plan.fractional + 1, remainder.width, rows * n
+    cost.adder_bits += iterations * 2 * entries * (width + steps * (width + plan.width))
+    cost.logic_bits += iterations * 2 * entries * steps * width + entries * ctx.input_bits(layer)
+    cost.register_bits += Range.exact(entries * plan.width)
+    division = (ctx.add_ns(width) + ctx.compare_ns(width)).scale(steps)
+    line = ctx.add_ns(width, tree_levels(max(rows, n))) + division
+    return line.scale(2 * iterations)
 
 
 def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer, copies: int) -> tuple[Range, Range]:
@@ -202,6 +241,8 @@ def _router_gates(cost: Cost, ctx: RuleContext, layer: Layer, copies: int) -> tu
 def expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
     """io_parallel: the stable softmax of the n_tokens rows, then per expert the all-pairs rank of its
     column (n_tokens (n_tokens - 1) / 2 comparators) and n_tokens tests rank < capacity."""
+    if layer.attributes.get('l', 0) > 0:
+        return _soft_expert_choice(layer, ctx)
     if ctx.io_stream:
         return _expert_choice_stream(layer, ctx)
     attributes = layer.attributes
@@ -215,6 +256,22 @@ def expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
     latency, interval = pipelined(rows + ranking, int(attributes.get('reuse_factor', 1)))
     notes = [f'{experts * tokens * (tokens - 1) // 2} comparators ({experts} rankings of {tokens} tokens)']
     return LayerModel(cost, latency, interval, rows + ranking, notes, coarse=True)
+
+
+def _soft_expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
+    """nnet_router_soft.h: the softmax rows, then a soft top-k per expert column (kinds_routers); io_stream
+    reads the group whole, runs the same kernel and writes it."""
+    attributes = layer.attributes
+    experts, tokens = attributes['n_in'], attributes['n_tokens']
+    cost = Cost(register_bits=Range.exact(tokens * experts * ctx.type_bits(layer, 'result')))
+    rows = softmax_rows(cost, ctx, layer, tokens * experts, experts, 'stable')
+    depth = rows + ctx.cycles(soft_expert_columns(cost, ctx, layer))
+    notes = [f'{experts} soft top-k masks of {tokens} tokens, {attributes["iterations"]} bisection steps each']
+    if ctx.io_stream:
+        latency, interval = stream_schedule(depth + Range.exact(tokens), tokens)
+        return LayerModel(cost, latency, interval + Range.exact(tokens), depth, notes, coarse=True)
+    latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
+    return LayerModel(cost, latency, interval, depth, notes, coarse=True)
 
 
 def _expert_choice_stream(layer: Layer, ctx: RuleContext) -> LayerModel:

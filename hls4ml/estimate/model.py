@@ -22,6 +22,7 @@ from hls4ml.estimate import kinds_products as products
 from hls4ml.estimate import kinds_quantizer as quantizer
 from hls4ml.estimate import kinds_recurrent as recurrent
 from hls4ml.estimate import kinds_resom_maps as resom_maps
+from hls4ml.estimate import kinds_routers as routers
 from hls4ml.estimate import kinds_selection as selection
 from hls4ml.estimate import kinds_sequence as sequence
 from hls4ml.estimate.context import LayerModel, RuleContext
@@ -43,6 +44,7 @@ RULE_MODULES = (
     quantizer,
     recurrent,
     resom_maps,
+    routers,
     selection,
     sequence,
 )

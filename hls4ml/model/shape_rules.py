@@ -162,7 +162,32 @@ def router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
         raise _fail(layer, f'k={k} must be between 1 and the {n_in} experts')
     if output not in ('gates', 'weights', 'indices'):
         raise _fail(layer, f"unknown router output {output!r}; expected 'gates', 'weights' or 'indices'")
+    capacity = layer.attributes.get('capacity', 0)
+    if capacity and (output == 'indices' or not 1 <= capacity):
+        raise _fail(
+            layer,
+            f'capacity={capacity} with output {output!r}: a capacity (a positive number of tokens per expert) '
+            "needs output 'gates' or 'weights' (a dropped choice is a gate of 0; indices cannot show it)",
+        )
+    iterations, bits = layer.attributes.get('sinkhorn_iterations', 0), layer.attributes.get('sinkhorn_bits', 16)
+    if not (0 <= iterations <= 64 and 4 <= bits <= 30):
+        raise _fail(layer, f'sinkhorn_iterations={iterations} must be 0..64 and sinkhorn_bits={bits} 4..30')
     return (*inputs[0][:-1], n_in if output == 'gates' else k)
+
+
+def soft_router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
+    """(..., n_in) gates or (..., 1) overflow counts of rows of n_in expert logits (the last axis)."""
+    from hls4ml.model.reference.soft_router import check_soft_router  # the reference imports this module
+
+    attributes = layer.attributes
+    n_in = attributes['n_in']
+    if len(inputs[0]) < 1 or inputs[0][-1] != n_in:
+        raise _fail(layer, f'the router takes rows of {n_in} expert logits (the last axis), got shape {inputs[0]}')
+    try:
+        check_soft_router(attributes)
+    except ValueError as error:
+        raise _fail(layer, str(error)) from error
+    return (*inputs[0][:-1], n_in if attributes['output'] == 'gates' else 1)
 
 
 def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:
@@ -172,6 +197,18 @@ def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:
         raise _fail(layer, f'expert choice takes ({n_tokens} tokens, {n_in} experts) logits, got shape {inputs[0]}')
     if not 1 <= capacity <= n_tokens:
         raise _fail(layer, f'capacity={capacity} must be between 1 and the {n_tokens} tokens of a group')
+    if layer.attributes.get('l', 0):
+        if not 1 <= layer.attributes['iterations'] <= 64:
+            raise _fail(layer, f'soft expert choice: iterations={layer.attributes["iterations"]} must be 1..64')
+        from hls4ml.model.reference.soft_router import soft_expert_choice_types  # imports this module
+
+        try:  # the soft top-k decides which l and iterations its kernel computes
+            from hls4ml.model.types import FixedPrecisionType
+
+            probe = FixedPrecisionType(16, 6)
+            soft_expert_choice_types(probe, n_tokens, capacity, layer.attributes['l'], layer.attributes['iterations'])
+        except ValueError as error:
+            raise _fail(layer, f'soft expert choice: {error}') from error
     return (n_tokens, n_in)
 
 

@@ -2,7 +2,8 @@
 
 * `TopKRouter`: token-choice MoE gating, x @ kernel (+ bias) -> softmax -> top-k -> optional
   renormalisation; `output_mode` 'gates' (dense combine weights, 0 for experts not chosen),
-  'weights' (the k gates, best first) or 'indices' (the k experts, int32).
+  'weights' (the k gates, best first) or 'indices' (the k experts, int32); `capacity` caps the
+  tokens per expert of a sample (capacity-limited token choice).
 * `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
 * `SparseSoftTopK`: sparse soft top-k (Sander et al. 2023), `mode` 'mask' (p = 2 or 4/3) or 'magnitude'
   (p = 2), any l > 0.
@@ -33,12 +34,23 @@ def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
     return value
 
 
-def route(logits: Any, k: int, renormalize: bool, output_mode: str) -> Any:
-    """Gating of a batch of expert logits: softmax, top-k (lower index first), optional renormalisation."""
+def route(logits: Any, k: int, renormalize: bool, output_mode: str, capacity: int = 0, sinkhorn: int = 0) -> Any:
+    """Gating of a batch of expert logits: softmax, top-k (lower index first), optional renormalisation;
+    `capacity` > 0: each expert takes at most that many of a sample's tokens (`capacity_kept`);
+    `sinkhorn` > 0 iterations: the top-k of the sample's Sinkhorn-balanced scores, gates still the softmax's."""
     probabilities = ops.softmax(logits, axis=-1)
-    values, indices = ops.top_k(probabilities, k)
+    keys = probabilities
+    if sinkhorn > 0:
+        grouped = logits if len(logits.shape) > 2 else ops.expand_dims(logits, -2)
+        keys = ops.reshape(sinkhorn_balance(grouped, sinkhorn), ops.shape(logits))
+    _, indices = ops.top_k(keys, k)
+    values = ops.take_along_axis(probabilities, indices, axis=-1)
     if renormalize:
         values = values / ops.sum(values, axis=-1, keepdims=True)
+    if capacity > 0:
+        grouped = indices if len(indices.shape) > 2 else ops.expand_dims(indices, -2)
+        kept = ops.reshape(capacity_kept(grouped, logits.shape[-1], capacity), ops.shape(values))
+        values = ops.where(kept, values, ops.zeros_like(values))
     if output_mode == 'weights':
         return values
     if output_mode == 'indices':
@@ -47,10 +59,35 @@ def route(logits: Any, k: int, renormalize: bool, output_mode: str) -> Any:
     return ops.sum(hot * ops.expand_dims(values, -1), axis=-2)
 
 
-def expert_choice(logits: Any, capacity: int) -> Any:
+def sinkhorn_balance(logits: Any, iterations: int) -> Any:
+    """exp(logits - row max) of (batch, tokens, experts) groups, then rows to 1 and columns to
+    tokens / experts, `iterations` times (seed-layers.md B.5.7)."""
+    plan = ops.exp(logits - ops.max(logits, axis=-1, keepdims=True))
+    tokens, experts = logits.shape[-2], logits.shape[-1]
+    for _ in range(iterations):
+        plan = plan / ops.sum(plan, axis=-1, keepdims=True)
+        plan = plan / ops.sum(plan, axis=-2, keepdims=True) * (tokens / experts)
+    return plan
+
+
+def capacity_kept(indices: Any, n_experts: int, capacity: int) -> Any:
+    """Which of the (batch, tokens, k) chosen experts accept their token: every first choice before any
+    second (earlier tokens first); a choice is kept when fewer than `capacity` before it chose its expert."""
+    tokens, k = indices.shape[-2], indices.shape[-1]
+    priority = ops.reshape(ops.swapaxes(indices, -1, -2), (-1, k * tokens))  # (batch, k * tokens)
+    hot = ops.one_hot(priority, n_experts, dtype='int32')
+    before = ops.sum((ops.cumsum(hot, axis=-2) - hot) * hot, axis=-1)
+    return ops.swapaxes(ops.reshape(before < capacity, (-1, k, tokens)), -1, -2)
+
+
+def expert_choice(logits: Any, capacity: int, strength: float = 0.0) -> Any:
     """Expert-choice gating of groups of tokens (batch, tokens, experts): each token's softmax, kept
-    where the token is among its expert's `capacity` best (ties to the lower token index)."""
+    where the token is among its expert's `capacity` best (ties to the lower token index); `strength`
+    (l) > 0: times the sparse soft top-k mask (k = capacity) of each expert's column instead."""
     probabilities = ops.softmax(logits, axis=-1)
+    if strength > 0:
+        mask = soft_topk_mask(ops.swapaxes(probabilities, -1, -2), capacity, strength)
+        return probabilities * ops.swapaxes(mask, -1, -2)
     by_expert = ops.swapaxes(probabilities, -1, -2)  # (batch, experts, tokens)
     _, best = ops.top_k(by_expert, capacity)
     kept = ops.sum(ops.one_hot(best, ops.shape(logits)[-2], dtype=logits.dtype), axis=-2)  # (batch, experts, tokens)
@@ -139,6 +176,8 @@ class TopKRouter(keras.layers.Layer):
         renormalize: bool = True,
         output_mode: str = 'gates',
         use_bias: bool = False,
+        capacity: int | None = None,
+        sinkhorn_iterations: int = 0,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -147,6 +186,10 @@ class TopKRouter(keras.layers.Layer):
         self.num_experts, self.k = int(num_experts), int(k)
         self.renormalize, self.use_bias = bool(renormalize), bool(use_bias)
         self.output_mode = _check(output_mode, ROUTER_OUTPUTS, 'TopKRouter output_mode')
+        if capacity is not None and (int(capacity) < 1 or self.output_mode == 'indices'):
+            raise ValueError(f"TopKRouter: capacity={capacity} must be positive and output_mode 'gates' or 'weights'")
+        self.capacity = 0 if capacity is None else int(capacity)
+        self.sinkhorn_iterations = int(sinkhorn_iterations)
 
     def build(self, input_shape: Any) -> None:
         self.kernel = self.add_weight(shape=(int(input_shape[-1]), self.num_experts), name='kernel')
@@ -158,14 +201,16 @@ class TopKRouter(keras.layers.Layer):
         logits = ops.matmul(x, self.kernel)
         if self.bias is not None:
             logits = logits + self.bias
-        return route(logits, self.k, self.renormalize, self.output_mode)
+        return route(logits, self.k, self.renormalize, self.output_mode, self.capacity, self.sinkhorn_iterations)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (*input_shape[:-1], self.num_experts if self.output_mode == 'gates' else self.k)
 
     def get_config(self) -> dict[str, Any]:
         settings = {'num_experts': self.num_experts, 'k': self.k, 'renormalize': self.renormalize}
-        return {**super().get_config(), **settings, 'output_mode': self.output_mode, 'use_bias': self.use_bias}
+        settings |= {'output_mode': self.output_mode, 'use_bias': self.use_bias, 'capacity': self.capacity or None}
+        settings['sinkhorn_iterations'] = self.sinkhorn_iterations
+        return {**super().get_config(), **settings}
 
 
 @keras.saving.register_keras_serializable(package='hls4ml')
@@ -173,20 +218,21 @@ class ExpertChoiceRouter(keras.layers.Layer):
     """Expert-choice router (Zhou et al. 2022) over a group of tokens: input the router logits
     (batch, tokens, experts), output the gates of that shape; each expert takes `capacity` tokens."""
 
-    def __init__(self, capacity: int, **kwargs: Any) -> None:
+    def __init__(self, capacity: int, l: float | None = None, iterations: int = 12, **kwargs: Any) -> None:  # noqa: E741
         super().__init__(**kwargs)
-        if int(capacity) < 1:
-            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1')
-        self.capacity = int(capacity)
+        if int(capacity) < 1 or (l is not None and float(l) <= 0):
+            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1 and l={l} positive')
+        self.capacity, self.l, self.iterations = int(capacity), float(l or 0.0), int(iterations)
 
     def call(self, logits: Any) -> Any:
-        return expert_choice(logits, self.capacity)
+        return expert_choice(logits, self.capacity, self.l)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return tuple(input_shape)
 
     def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), 'capacity': self.capacity}
+        soft = {'l': self.l or None, 'iterations': self.iterations}
+        return {**super().get_config(), 'capacity': self.capacity, **soft}
 
 
 @keras.saving.register_keras_serializable(package='hls4ml')

@@ -3,8 +3,11 @@
 * `TopKRouter`: token-choice MoE gating, gate Linear -> softmax -> top-k -> optional renormalisation
   (Mixtral / Qwen-MoE with `renormalize=True`; V-MoE, Switch with False). `output_mode` picks what the
   module returns: 'gates' (the dense combine weights, 0 for experts not chosen), 'weights' (the k
-  gates, best first) or 'indices' (the k experts).
-* `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits.
+  gates, best first) or 'indices' (the k experts). `capacity` caps the tokens per expert of a sample
+  (capacity-limited token choice, seed-layers.md B.5.4); `sinkhorn_iterations` selects on the sample's
+  Sinkhorn-balanced scores (B.5.7).
+* `ExpertChoiceRouter`: expert-choice gating of a group of tokens' router logits; with `l`, soft
+  expert choice (the sparse soft top-k of each expert's column of tokens).
 * `SparseSoftTopK`: the sparse soft top-k of Sander et al. 2023, as a soft mask (`mode='mask'`, p = 2 or
   the reference's default p = 4/3) or in magnitude (`mode='magnitude'`, p = 2); l > 0 is the
   regularisation strength.
@@ -34,19 +37,63 @@ def _check(value: str, allowed: tuple[str, ...], what: str) -> str:
     return value
 
 
-def topk_router(logits: torch.Tensor, k: int, renormalize: bool, output: str) -> torch.Tensor:
-    """Gating of a batch of expert logits (batch, experts): softmax, the k best (ties to the lower
-    index), optionally renormalised to sum to 1."""
+def _capacity(capacity: int | None, output_mode: str) -> int:
+    """0 for dropless (None); a positive capacity needs the gates or the weights (a drop is a gate of 0)."""
+    if capacity is None:
+        return 0
+    if int(capacity) < 1 or output_mode == 'indices':
+        raise ValueError(f"TopKRouter: capacity={capacity} must be positive and output_mode 'gates' or 'weights'")
+    return int(capacity)
+
+
+def topk_router(
+    logits: torch.Tensor, k: int, renormalize: bool, output: str, capacity: int = 0, sinkhorn_iterations: int = 0
+) -> torch.Tensor:
+    """Gating of a batch of expert logits (batch, experts) or (batch, tokens, experts): softmax, the k
+    best (ties to the lower index), optionally renormalised to sum to 1; `capacity` > 0: each expert
+    takes at most that many of a sample's tokens (`capacity_kept`), a dropped choice's gate is 0;
+    `sinkhorn_iterations` > 0: the k best of each token's row of the sample's Sinkhorn-balanced scores
+    (`sinkhorn_balance`), the gates still the softmax's."""
     probabilities = torch.softmax(logits, dim=-1)
-    values, order = torch.sort(probabilities, dim=-1, descending=True, stable=True)
-    values, indices = values[..., :k], order[..., :k]
+    keys = probabilities
+    if sinkhorn_iterations > 0:
+        grouped = logits if logits.dim() > 2 else logits.unsqueeze(-2)
+        keys = sinkhorn_balance(grouped, sinkhorn_iterations).reshape(logits.shape)
+    indices = torch.sort(keys, dim=-1, descending=True, stable=True).indices[..., :k]
+    values = probabilities.gather(-1, indices)
     if renormalize:
         values = values / values.sum(dim=-1, keepdim=True)
+    if capacity > 0:
+        grouped = indices if indices.dim() > 2 else indices.unsqueeze(-2)  # (batch, tokens, k)
+        kept = capacity_kept(grouped, logits.shape[-1], capacity).reshape(values.shape)
+        values = torch.where(kept, values, torch.zeros_like(values))
     if output == 'weights':
         return values
     if output == 'indices':
         return indices
     return torch.zeros_like(probabilities).scatter(-1, indices, values)
+
+
+def sinkhorn_balance(logits: torch.Tensor, iterations: int) -> torch.Tensor:
+    """exp(logits - row max) of (batch, tokens, experts) groups, then `iterations` times rows divided by
+    their sums (to 1) and columns by theirs (to tokens / experts): seed-layers.md B.5.7."""
+    plan = torch.exp(logits - logits.amax(dim=-1, keepdim=True))
+    tokens, experts = plan.shape[-2:]
+    for _ in range(iterations):
+        plan = plan / plan.sum(dim=-1, keepdim=True)
+        plan = plan / plan.sum(dim=-2, keepdim=True) * (tokens / experts)
+    return plan
+
+
+def capacity_kept(indices: torch.Tensor, n_experts: int, capacity: int) -> torch.Tensor:
+    """Which of the (batch, tokens, k) chosen experts accept their token: every first choice before any
+    second (earlier tokens first), and a choice is kept when fewer than `capacity` before it went to its
+    expert (vmoe's priority without batch-priority routing)."""
+    priority = indices.transpose(-1, -2).reshape(*indices.shape[:-2], -1)  # (batch, k * tokens)
+    hot = torch.nn.functional.one_hot(priority, n_experts)
+    before = ((torch.cumsum(hot, dim=-2) - hot) * hot).sum(dim=-1)
+    kept = (before < capacity).reshape(*indices.shape[:-2], indices.shape[-1], indices.shape[-2])
+    return kept.transpose(-1, -2)
 
 
 def sparse_soft_topk(
@@ -103,10 +150,15 @@ def _magnitude_closed_form(x: torch.Tensor, solved: torch.Tensor, k: int, streng
     return torch.where(count > 0, soft, solved)
 
 
-def expert_choice(logits: torch.Tensor, capacity: int) -> torch.Tensor:
+def expert_choice(logits: torch.Tensor, capacity: int, strength: float = 0.0, iterations: int = 12) -> torch.Tensor:
     """Expert-choice gating of groups of tokens (batch, tokens, experts): the softmax of each token's
-    logits, kept where the token is among its expert's `capacity` best (ties to the lower token)."""
+    logits, kept where the token is among its expert's `capacity` best (ties to the lower token); with
+    `strength` (l) > 0, times the sparse soft top-k mask (k = capacity) of each expert's column instead
+    (`iterations`: the firmware's search steps)."""
     probabilities = torch.softmax(logits, dim=-1)
+    if strength > 0:
+        columns = probabilities.transpose(-1, -2)
+        return probabilities * sparse_soft_topk(columns, capacity, strength, 'mask', iterations).transpose(-1, -2)
     order = torch.sort(probabilities, dim=-2, descending=True, stable=True).indices[..., :capacity, :]
     kept = torch.zeros_like(probabilities, dtype=torch.bool).scatter(-2, order, True)
     return torch.where(kept, probabilities, torch.zeros_like(probabilities))
@@ -130,6 +182,8 @@ class TopKRouter(torch.nn.Module):
         renormalize: bool = True,
         output_mode: str = 'gates',
         bias: bool = False,
+        capacity: int | None = None,
+        sinkhorn_iterations: int = 0,
     ) -> None:
         super().__init__()
         if not 1 <= int(k) <= int(num_experts):
@@ -137,9 +191,12 @@ class TopKRouter(torch.nn.Module):
         self.gate = torch.nn.Linear(in_features, num_experts, bias=bias)
         self.k, self.renormalize = int(k), bool(renormalize)
         self.output_mode = _check(output_mode, ROUTER_OUTPUTS, 'TopKRouter output_mode')
+        self.capacity = _capacity(capacity, self.output_mode)
+        self.sinkhorn_iterations = int(sinkhorn_iterations)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return topk_router(self.gate(x), self.k, self.renormalize, self.output_mode)
+        gate = self.gate(x)
+        return topk_router(gate, self.k, self.renormalize, self.output_mode, self.capacity, self.sinkhorn_iterations)
 
 
 class ExpertChoiceRouter(torch.nn.Module):
@@ -147,14 +204,14 @@ class ExpertChoiceRouter(torch.nn.Module):
     (batch, tokens, experts), output the gates of the same shape; each expert takes exactly
     `capacity` tokens, a token may get none or several experts."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, l: float | None = None, iterations: int = 12) -> None:  # noqa: E741
         super().__init__()
-        if int(capacity) < 1:
-            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1')
-        self.capacity = int(capacity)
+        if int(capacity) < 1 or (l is not None and float(l) <= 0):
+            raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1 and l={l} positive')
+        self.capacity, self.l, self.iterations = int(capacity), float(l or 0.0), int(iterations)
 
     def forward(self, logits: torch.Tensor) -> torch.Tensor:
-        return expert_choice(logits, self.capacity)
+        return expert_choice(logits, self.capacity, self.l, self.iterations)
 
 
 class SparseSoftTopK(torch.nn.Module):

@@ -99,7 +99,7 @@ def test_no_table_names_a_kind_that_does_not_exist() -> None:
         for name, record in vars(family).items()
         if isinstance(record, KindRecord)
     )
-    assert len(LAYER_KINDS) == 48 and list(LAYER_KINDS)[:3] == ['Input', 'Dense', 'Dot']
+    assert len(LAYER_KINDS) == 49 and list(LAYER_KINDS)[:3] == ['Input', 'Dense', 'Dot']
 
 
 def test_a_missing_part_is_named() -> None:

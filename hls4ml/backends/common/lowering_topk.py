@@ -5,17 +5,17 @@ from __future__ import annotations
 import math
 
 from hls4ml.backends.common.context import LoweringContext
-from hls4ml.backends.common.records import LayerImpl, const_array
+from hls4ml.backends.common.lowering_router import soft_expert_mask_part, soft_topk_part
+from hls4ml.backends.common.records import LayerImpl
 from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import emit_tables
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.layer_tables import layer_tables
+from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS, sinkhorn_types
 from hls4ml.model.reference.soft_topk import (
     layer_soft_topk_types,
-    soft_topk_constants,
     soft_topk_power,
-    soft_topk_reciprocals,
 )
 from hls4ml.model.reference.soft_topk_cubic import (
     CUBIC_POWER,
@@ -38,33 +38,10 @@ def lower_soft_topk(layer: Layer, context: LoweringContext) -> LayerImpl:
     if soft_topk_power(layer.attributes.get('p', 2.0), layer.attributes['mode']) == CUBIC_POWER:
         return _lower_soft_topk_cubic(layer, context)
     impl = context.start(layer, 'nnet_softtopk.h', 'nnet::soft_topk_config', 'nnet::soft_topk')
-    attributes, index = layer.attributes, context.index[layer.name]
-    k, mode = attributes['k'], attributes['mode']
+    attributes = layer.attributes
     types = layer_soft_topk_types(layer, _input_type(layer, context))
-    impl.statics += [
-        ('unsigned', 'k', str(k)),
-        ('unsigned', 'mode', f'nnet::soft_topk_{mode}'),
-        ('unsigned', 'iterations', str(attributes['iterations'])),
-        ('bool', 'magnitude', 'false'),
-        ('unsigned', 'recip_size', str((attributes['n_in'] + 1) * (k + 1))),
-        ('unsigned', 'io_type', context.io_type),
-    ]
-    impl.statics += [
-        ('constexpr double', name, repr(value)) for name, value in soft_topk_constants(k, types.strength).items()
-    ]
-    aliases = {'keys': 'abs_t', 'threshold': 'threshold_t', 'sum': 'sum_t', 'param': 'param_t', 'recip': 'recip_t'}
-    if mode == 'magnitude':
-        aliases['magnitude'] = 'magnitude_t'
-    for alias, typedef in aliases.items():
-        precision: FixedPrecisionType = getattr(types, alias)
-        impl.typedefs.append((typedef, precision.spelling(context.family)))
-    name = f'r{index}'
-    values = soft_topk_reciprocals(attributes['n_in'], k, types.strength, mode)
-    where = f'{layer.describe()}, reciprocal table'
-    impl.arrays.append(
-        const_array(name, types.recip.spelling(context.family), values, types.recip, context.family, where)
-    )
-    impl.arguments.append(name)
+    impl.statics.append(('unsigned', 'io_type', context.io_type))
+    soft_topk_part(layer, context, impl, (attributes['n_in'], attributes['k']), attributes['mode'], types)
     return impl
 
 
@@ -101,20 +78,39 @@ def lower_router(layer: Layer, context: LoweringContext) -> LayerImpl:
         *([('unsigned', 'n_rows', str(math.prod(shape[:-1])))] if len(shape) > 1 else []),
         ('bool', 'renormalize', 'true' if attributes['renormalize'] else 'false'),
         ('unsigned', 'output', f'nnet::router_{attributes["output"]}'),
+        *([('unsigned', 'capacity', str(attributes['capacity']))] if attributes.get('capacity') else []),
         ('unsigned', 'table_size', str(tables['exp_'].size)),
         ('unsigned', 'io_type', context.io_type),
     ]
     impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
+    if attributes.get('sinkhorn_iterations'):
+        _sinkhorn_part(layer, context, impl, math.prod(shape[:-1]))
     emit_tables(layer, context, impl, tables)
     return impl
+
+
+def _sinkhorn_part(layer: Layer, context: LoweringContext, impl: LayerImpl, n_tokens: int) -> None:
+    """The Sinkhorn plan's iterations, its fraction bits and its two internal types (`sinkhorn_types`)."""
+    attributes = layer.attributes
+    bits = attributes.get('sinkhorn_bits', DEFAULT_PLAN_BITS)
+    plan, remainder = sinkhorn_types(bits, n_tokens, attributes['n_in'])
+    impl.statics += [
+        ('unsigned', 'sinkhorn_iterations', str(attributes['sinkhorn_iterations'])),
+        ('unsigned', 'plan_fraction', str(bits)),
+    ]
+    impl.typedefs += [('plan_t', plan.spelling(context.family)), ('remainder_t', remainder.spelling(context.family))]
 
 
 @lowering(Kind.EXPERT_CHOICE_ROUTER, stream='nnet_router_stream.h')
 def lower_expert_choice(layer: Layer, context: LoweringContext) -> LayerImpl:
     """Rows of n_slice = n_in expert logits per token, the group's tokens and capacity; the tables of
-    the stable softmax of each row."""
-    impl = context.start(layer, 'nnet_router.h', 'nnet::expert_choice_config', 'nnet::expert_choice')
+    the stable softmax of each row; with l > 0 the soft top-k's part (`soft_expert_mask_part`)."""
     attributes = layer.attributes
+    soft = attributes.get('l', 0) > 0
+    header, function = (
+        ('nnet_router_soft.h', 'nnet::soft_expert_choice') if soft else ('nnet_router.h', 'nnet::expert_choice')
+    )
+    impl = context.start(layer, header, 'nnet::expert_choice_config', function)
     tables = layer_tables(layer, _input_type(layer, context))
     impl.statics += [
         ('unsigned', 'n_slice', str(attributes['n_in'])),
@@ -125,4 +121,6 @@ def lower_expert_choice(layer: Layer, context: LoweringContext) -> LayerImpl:
     ]
     impl.typedefs.append(('accum_t', context.type_name(layer, 'accum')))
     emit_tables(layer, context, impl, tables)
+    if soft:
+        soft_expert_mask_part(layer, context, impl)
     return impl

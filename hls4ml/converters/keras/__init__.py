@@ -9,6 +9,7 @@ from hls4ml.converters.keras import (  # noqa: F401  (they register their handle
     hgq_tables,
     preprocessing,
     recurrent,
+    routers,
     selection,
     som,
     spatial,

@@ -75,6 +75,10 @@ def topk_router(source: Source) -> list[Layer]:
         gate = source.make(kind, weights=weights, **attributes)
     gate.name, gate.outputs, gate.source_class = f'{source.name}_gate', [f'{source.name}_gate'], ''
     attributes = {'n_in': layer.num_experts, 'k': layer.k, 'renormalize': layer.renormalize}
+    if getattr(layer, 'capacity', 0):
+        attributes['capacity'] = layer.capacity
+    if getattr(layer, 'sinkhorn_iterations', 0):
+        attributes['sinkhorn_iterations'] = layer.sinkhorn_iterations
     router = source.make(Kind.ROUTER, inputs=[gate.name], output=layer.output_mode, **attributes)
     return [gate, router]
 
@@ -103,7 +107,8 @@ def expert_choice_router(source: Source) -> list[Layer]:
     capacity = source.layer.capacity
     if not 1 <= capacity <= tokens:
         raise UnsupportedLayer(f'{source.origin}: capacity={capacity} must be between 1 and the {tokens} tokens')
-    return [source.make(Kind.EXPERT_CHOICE_ROUTER, n_tokens=tokens, n_in=experts, capacity=capacity)]
+    soft = {'l': source.layer.l, 'iterations': source.layer.iterations} if getattr(source.layer, 'l', 0) else {}
+    return [source.make(Kind.EXPERT_CHOICE_ROUTER, n_tokens=tokens, n_in=experts, capacity=capacity, **soft)]
 
 
 @handles('Absolute', produces=(Kind.BATCH_NORMALIZATION, Kind.MERGE))

@@ -1,7 +1,7 @@
 """The PyTorch frontend: `parse_pytorch_model(model, input_shape, ...) -> (Graph, origin names)`.
 
 A torch.fx trace is walked node by node; each module, function or tensor method has a handler in
-`activations`, `arithmetic`, `einsum`, `experts`, `gathers`, `selection`, `sequence`, `som`, `spatial` or
+`activations`, `arithmetic`, `einsum`, `experts`, `gathers`, `routers`, `selection`, `sequence`, `som`, `spatial` or
 `structure` that calls `hls4ml.converters.builder.GraphBuilder`. Before the walk, `router_pattern`
 rewrites the hand-written MoE router subgraphs (softmax -> topk -> optional renormalisation) into one node each.
 """
@@ -15,6 +15,7 @@ from hls4ml.converters.pytorch import (  # noqa: F401  (they register their hand
     gathers,
     recurrent,
     recurrent_cells,
+    routers,
     selection,
     sequence,
     som,

@@ -91,17 +91,21 @@ def softmax_topk_router(
 
 
 @module_forwards(topk_router)
-def router(step: Step, logits: Any, k: int, renormalize: bool, output: str) -> Value:
+def router(
+    step: Step, logits: Any, k: int, renormalize: bool, output: str, capacity: int = 0, sinkhorn_iterations: int = 0
+) -> Value:
     """`hls4ml.nn.torch_moe.TopKRouter` after its gate Linear: one IR Router layer, each token (row of
-    the last axis) routed on its own."""
+    the last axis) routed on its own, or the sample's tokens as one group with a capacity per expert."""
     logits = tensor(step, logits, 'the router logits')
-    return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output))
+    settings = (int(capacity), int(sinkhorn_iterations))
+    return step.builder.router(step.origin, logits, int(k), bool(renormalize), str(output), *settings)
 
 
 @module_forwards(expert_choice)
-def expert_choice_router(step: Step, logits: Any, capacity: int) -> Value:
+def expert_choice_router(step: Step, logits: Any, capacity: int, strength: float = 0.0, iterations: int = 12) -> Value:
     """`hls4ml.nn.torch_moe.ExpertChoiceRouter`: one IR ExpertChoiceRouter layer over (tokens, experts)."""
-    return step.builder.expert_choice(step.origin, tensor(step, logits, 'the router logits'), int(capacity))
+    logits = tensor(step, logits, 'the router logits')
+    return step.builder.expert_choice(step.origin, logits, int(capacity), float(strength), int(iterations))
 
 
 @module_forwards(sparse_soft_topk)

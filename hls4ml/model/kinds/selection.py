@@ -13,10 +13,17 @@ from hls4ml.model.kinds.activations import DEFAULT_SOFTMAX_PRECISION
 from hls4ml.model.kinds.record import COMMON_KEYS, RESULT_ONLY, KindRecord, fixed_input_type
 from hls4ml.model.pass_context import PassContext
 from hls4ml.model.precision_rules import copy_input, input_fixed, is_auto, keep_config, unsigned_integer
+from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS
+from hls4ml.model.reference.soft_router import (
+    SOFT_ROUTER_MASK_ON,
+    SOFT_ROUTER_OUTPUTS,
+    layer_soft_router_settings,
+    soft_router_tables,
+)
 from hls4ml.model.reference.soft_topk import SOFT_TOPK_MODES, layer_soft_topk_types, soft_topk_power
 from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER, layer_soft_topk_cubic_types, soft_topk_cubic
 from hls4ml.model.tables import TableSpec, softmax_tables
-from hls4ml.model.types import FixedPrecisionType
+from hls4ml.model.types import FixedPrecisionType, parse_precision
 
 # hard top-k: what the one output tensor holds (docs/topk.md); 'masked' is x where selected, 0 elsewhere
 TOPK_OUTPUTS = ('values', 'indices', 'mask', 'masked')
@@ -28,6 +35,9 @@ ROUTER_TYPES = {
     'inv_table': DEFAULT_SOFTMAX_PRECISION,
     'accum': DEFAULT_SOFTMAX_PRECISION,
 }
+
+# the soft router's own types: the mask and m e are set by its precision rule; p (probabilities in [0, 1])
+SOFT_ROUTER_TYPES = {'mask': 'auto', 'weight': 'auto', 'probability': 'fixed<18,2,RND,SAT>'}
 
 
 def router_tables(layer: Layer, source: FixedPrecisionType) -> dict[str, TableSpec]:
@@ -138,6 +148,8 @@ class Selection:
             layer.types['accum'],
             layer.types['result'],
             n_in=attributes['n_in'],
+            capacity=attributes.get('capacity', 0),
+            sinkhorn=(attributes.get('sinkhorn_iterations', 0), attributes.get('sinkhorn_bits', DEFAULT_PLAN_BITS)),
         )
 
     ROUTER = KindRecord(
@@ -159,8 +171,9 @@ class Selection:
     def _expert_choice_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         attributes, tables = layer.attributes, router_tables(layer, fixed_input_type(graph, layer))
         accum, result = layer.types['accum'], layer.types['result']
+        soft = (attributes.get('l', 0.0), attributes.get('iterations', 12))
         return reference.expert_choice(
-            inputs[0], attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result
+            inputs[0], attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result, soft
         )
 
     EXPERT_CHOICE_ROUTER = KindRecord(
@@ -172,4 +185,48 @@ class Selection:
         reference=_expert_choice_reference,
         settings=('table_size',),
         tables=router_tables,
+    )
+
+    # ---- SoftTopKRouter: token choice with a sparse soft top-k mask (B.5.8): k, l, p, iterations, k_max,
+    # mask_on, renormalize, output ('gates' or 'overflow')
+
+    @staticmethod
+    def _soft_router_types(graph: Graph, layer: Layer, context: PassContext) -> None:
+        """The mask as SoftTopK's of its keys; m e exact (fraction bits of both, integer bits for a sum
+        up to k_max); the overflow count an unsigned integer holding n_in."""
+        source = input_fixed(graph, layer, context)
+        if source is None:
+            return
+        attributes, types = layer.attributes, layer.types
+        if is_auto(types['mask']):
+            keys = source if attributes['mask_on'] == 'logits' else parse_precision(types['probability'])
+            assert isinstance(keys, FixedPrecisionType)
+            fraction = min(max(keys.fractional - round(math.log2(attributes['l'])), 8), 24)
+            types['mask'] = FixedPrecisionType(fraction + 1, 1, False)
+        if is_auto(types['weight']):
+            exponential = parse_precision(types['exp_table'])
+            mask = parse_precision(types['mask'])
+            assert isinstance(exponential, FixedPrecisionType) and isinstance(mask, FixedPrecisionType)
+            fraction = mask.fractional + exponential.fractional
+            whole = max(int(attributes['k_max']).bit_length(), 1) + 1
+            types['weight'] = FixedPrecisionType(fraction + whole, whole, False)
+        if is_auto(types['result']) and attributes['output'] == 'overflow':
+            types['result'] = unsigned_integer(attributes['n_in'])
+
+    @staticmethod
+    def _soft_router_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
+        settings = layer_soft_router_settings(layer, fixed_input_type(graph, layer))
+        return reference.soft_router(inputs[0], settings, layer.attributes['n_in'])
+
+    SOFT_TOPK_ROUTER = KindRecord(
+        'SoftTopKRouter',
+        types={**ROUTER_TYPES, 'norm_table': DEFAULT_SOFTMAX_PRECISION, **SOFT_ROUTER_TYPES},
+        config_keys=(*COMMON_KEYS, 'TableSize'),
+        output_shape=shapes.soft_router_shape,
+        precision_rule=_soft_router_types,
+        reference=_soft_router_reference,
+        settings=('table_size',),
+        choices={'output': SOFT_ROUTER_OUTPUTS, 'mask_on': SOFT_ROUTER_MASK_ON},
+        tables=soft_router_tables,
+        exact_types=('mask', 'weight'),
     )

@@ -26,6 +26,7 @@ from hls4ml.model.reference.pooling import global_pooling1d, global_pooling2d, p
 from hls4ml.model.reference.quantizer import fixed_point_quantizer
 from hls4ml.model.reference.resom import resom
 from hls4ml.model.reference.router import expert_choice, router
+from hls4ml.model.reference.soft_router import soft_router
 from hls4ml.model.reference.soft_topk import soft_topk
 from hls4ml.model.reference.softmax import softmax_argmax, softmax_latency, softmax_stable
 from hls4ml.model.reference.som import som
@@ -82,5 +83,6 @@ __all__ = [
     'topk',
     'router',
     'expert_choice',
+    'soft_router',
     'soft_topk',
 ]

@@ -5,9 +5,25 @@
 #define NNET_ROUTER_STREAM_H_
 
 #include "nnet_router.h"
+#include "nnet_router_soft.h"
 #include "nnet_stream.h"
 
 namespace nnet {
+
+// With a capacity the tokens of the sample are one group: a token's first choice can be dropped only
+// by earlier tokens, but its second by any token's first, so the whole group is read before the
+// io_parallel kernel's group routing (nnet_router.h) runs, and the rows then leave one per element.
+template <class data_T, class res_T, typename CONFIG_T>
+void router_group_stream(stream<data_T> &data, stream<res_T> &res,
+                         const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                         const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    typename data_T::value_type logits[CONFIG_T::n_in * CONFIG_T::n_rows];
+    typename res_T::value_type results[CONFIG_T::n_out * CONFIG_T::n_rows];
+    read_whole<CONFIG_T::n_in * CONFIG_T::n_rows, data_T>(data, logits);
+    router_group<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(logits, results, exp_table,
+                                                                                    inv_table);
+    write_whole<CONFIG_T::n_out * CONFIG_T::n_rows, res_T>(results, res);
+}
 
 template <class data_T, class res_T, typename CONFIG_T>
 void router(stream<data_T> &data, stream<res_T> &res,
@@ -15,6 +31,10 @@ void router(stream<data_T> &data, stream<res_T> &res,
             const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
     static_assert(data_T::size == CONFIG_T::n_in, "router stream: the input must be one element of n_in logits");
     static_assert(res_T::size == CONFIG_T::n_out, "router stream: the result must be one element of n_out values");
+    if (CONFIG_T::capacity > 0 || CONFIG_T::sinkhorn_iterations > 0) {
+        router_group_stream<data_T, res_T, CONFIG_T>(data, res, exp_table, inv_table);
+        return;
+    }
     for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
         NNET_PIPELINE(1)
         const data_T in = data.read();
@@ -96,6 +116,22 @@ void expert_choice(stream<data_T> &data, stream<res_T> &res,
         }
         res.write(out);
     }
+}
+
+// Soft expert choice, io_stream: the group is read whole (a token's gates depend on every token of its
+// experts' columns), goes through the io_parallel kernel (nnet_router_soft.h), and leaves one token per
+// element.
+template <class data_T, class res_T, typename CONFIG_T>
+void soft_expert_choice(stream<data_T> &data, stream<res_T> &res,
+                        const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
+    typename data_T::value_type logits[CONFIG_T::n_in];
+    typename res_T::value_type gates[CONFIG_T::n_in];
+    read_whole<CONFIG_T::n_in, data_T>(data, logits);
+    soft_expert_choice<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(logits, gates, exp_table,
+                                                                                          inv_table, recip);
+    write_whole<CONFIG_T::n_in, res_T>(gates, res);
 }
 
 } // namespace nnet
