@@ -22,6 +22,7 @@ ROUTERS = (  # name, l, k_max, mask_on, renormalize, output
     ('overflow', 0.5, 3, 'logits', True, 'overflow'),
     ('plain', 0.125, EXPERTS, 'probabilities', False, 'gates'),
     ('on_probabilities', 0.125, 4, 'probabilities', True, 'gates'),
+    ('any_l', 0.3, 3, 'logits', True, 'gates'),  # l not a power of two: the firmware's rounded l
 )
 
 

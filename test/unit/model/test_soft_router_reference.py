@@ -118,7 +118,7 @@ def _support_is_clear(keys: np.ndarray, strength: float) -> np.ndarray:
         ({'p': 4 / 3}, 'p=1.33'),
         ({'k_max': 3, 'renormalize': False}, 'k_max=3 < 8 experts needs renormalize=True'),
         ({'k_max': 1}, 'k_max=1 must be between k=2'),
-        ({'l': 0.3}, 'l=0.3'),
+        ({'l': -0.5}, 'l=-0.5'),
         ({'mask_on': 'scores'}, "mask_on='scores'"),
     ],
 )
