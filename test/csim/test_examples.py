@@ -24,10 +24,11 @@ def example(name: str) -> ModuleType:
 
 
 def test_moe_block_with_a_top2_router(tmp_path, capsys) -> None:
-    results = example('moe_digits').main(['--output-dir', str(tmp_path / 'moe'), '--epochs', '8'])
+    results = example('moe_digits').main(['--output-dir', str(tmp_path / 'moe'), '--epochs', '8', '--seeds', '2'])
     assert results['float accuracy'] > 0.85
     assert results['firmware accuracy'] >= results['float accuracy'] - 0.02
     assert results['same two experts'] >= 0.95 and results['largest gate difference'] < 0.02
+    assert results['predict() = emulator'] == 1.0
     assert 'firmware accuracy' in capsys.readouterr().out
 
 
