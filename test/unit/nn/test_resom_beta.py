@@ -84,3 +84,23 @@ def test_auto_beta_labels_the_digits_far_better_than_beta_one() -> None:
             found = resom(torch.tensor(left[test]), torch.tensor(right[test])).numpy().reshape(-1)
         accuracies[beta] = float((found == targets[test]).mean())
     assert accuracies['auto'] > accuracies[1.0] + 0.15 and accuracies['auto'] > 0.6
+
+
+def test_keras_resom_chooses_auto_betas_and_saves_them() -> None:
+    """The Keras layer: a model is built with beta 'auto' (the symbolic call does not compute), predicting
+    before fit_lateral is refused, and get_config carries the chosen numbers."""
+    keras = pytest.importorskip('keras')
+    from hls4ml.nn.keras_resom import ReSOM as KerasReSOM
+
+    rng = np.random.default_rng(0)
+    x, y = rng.random((100, 6)), rng.random((100, 4))
+    resom = KerasReSOM((3, 3), (2, 2), name='resom')
+    inputs = [keras.Input((6,)), keras.Input((4,))]
+    model = keras.Model(inputs, resom(inputs))
+    assert resom.get_config()['beta_x'] == 'auto'
+    with pytest.raises(ValueError, match="beta_x and beta_y = 'auto' is not chosen yet"):
+        model.predict([x, y], verbose=0)
+    resom.fit_maps(x, y, epochs=1, seed=0).fit_lateral(x, y)
+    codebook_x, _ = resom.codebook_arrays()
+    assert resom.get_config()['beta_x'] == pytest.approx(_second_gap_median(codebook_x, x, 'squared_euclidean'))
+    assert KerasReSOM.from_config(resom.get_config()).settings.auto == ()
