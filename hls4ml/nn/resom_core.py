@@ -29,7 +29,7 @@ import numpy as np
 from hls4ml.model.kinds import RESOM_COMBINES, RESOM_DISTANCES, RESOM_OUTPUTS, RESOM_SOURCES
 from hls4ml.model.resom_graphs import divergent_labels, hebbian_lateral, resom_graph
 from hls4ml.nn import som_core
-from hls4ml.nn.som_core import SOMSettings, som_forward, unit_labels
+from hls4ml.nn.som_core import SOMSettings, auto_beta, som_forward, unit_labels
 
 Labelled = tuple[Any, Any]  # (samples (n, n_in), targets (n,)) of one modality
 AUTO = 'auto'  # a beta chosen from the data by `auto_beta` (the default)
@@ -99,26 +99,6 @@ def make_settings(
 
 
 # ---- beta ---------------------------------------------------------------------------------------------
-def auto_beta(codebook: np.ndarray, settings: SOMSettings, data: Any, where: str = 'ReSOM') -> float:
-    """beta chosen from the data's distance scale: the median, over the samples, of the gap between the
-    second-nearest and the nearest unit (the distance the activities use), so a typical runner-up unit
-    has activity exp(-1). On the digits (docs/resom.md) it scores as well as the best fixed beta and
-    scales with the data (a beta of 1 on [0, 1] inputs collapsed the labelling). Ties give gaps of 0:
-    then the mean of the positive gaps."""
-    samples = som_core.check_data(data, codebook.shape[1], where)
-    scores = som_core.unit_scores(samples, codebook, settings.distance)
-    linear = np.sort(np.sqrt(scores) if settings.distance == 'squared_euclidean' else scores, axis=1)
-    if linear.shape[1] < 2:
-        raise ValueError(f"{where}: beta 'auto' needs a map of at least two units; give a number")
-    gaps = linear[:, 1] - linear[:, 0]
-    median = float(np.median(gaps))
-    if median > 0:
-        return median
-    if not (gaps > 0).any():
-        raise ValueError(f"{where}: beta 'auto': every sample is as near to two units (identical units?); give one")
-    return float(gaps[gaps > 0].mean())
-
-
 def with_betas(settings: ReSOMSettings, beta_x: float, beta_y: float) -> ReSOMSettings:
     """The settings with both betas chosen (nothing 'auto' left)."""
     map_x, map_y = replace(settings.map_x, beta=float(beta_x)), replace(settings.map_y, beta=float(beta_y))
