@@ -171,6 +171,7 @@ class HLSConfig:
         for entry, where in reversed(levels):
             self._apply_scalars(settings, entry, where, kind)
         _warn_exact_overrides(name, kind, settings.precisions)
+        _warn_unreached_exact_types(name, kind, settings.precisions, levels)
         return settings
 
     def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: KindRecord) -> tuple[dict[str, Any], str]:
@@ -241,6 +242,25 @@ def _warn_exact_overrides(name: str, kind: KindRecord, precisions: dict[str, Pre
                 ExactTypeOverrideWarning,
                 stacklevel=4,
             )
+
+
+def _warn_unreached_exact_types(
+    name: str, kind: KindRecord, precisions: dict[str, PrecisionType], levels: list[tuple[dict, str]]
+) -> None:
+    """A layer's precision string (hls4ml 1.x's one type for the layer) sets its 'auto' types but not its
+    exact ones: said once, naming them, so that the setting is not silently half applied."""
+    left = [var for var in kind.exact_types if isinstance(precisions.get(var), UnspecifiedPrecisionType)]
+    for entry, where in levels:
+        precision = entry.get('Precision')
+        if left and isinstance(precision, str):
+            warnings.warn(
+                f"{where}['Precision'] = {precision!r} does not reach the exact types {', '.join(left)} of layer "
+                f'{name!r} ({kind.name}): their precision rule keeps them exact; name one to override it '
+                f"({{'Precision': {{{left[0]!r}: ...}}}})",
+                ExactTypeOverrideWarning,
+                stacklevel=4,
+            )
+            return
 
 
 def _entry_precision(var: str, default: str, entry: dict[str, Any], where: str) -> PrecisionType | None:
