@@ -169,8 +169,17 @@ def convert_from_onnx_model(
     )
     options = _layout_options(config['HLSConfig'])
     graph, origin = parse_onnx_model(model, *options)
-    runner = guard.onnx_runner(model) if check_conversion else None
+    runner = guard.onnx_runner(model) if check_conversion and not _carries_nn_ops(model) else None
     return _guarded(config, graph, origin, runner, _guard_layouts(*options))
+
+
+def _carries_nn_ops(model: Any) -> bool:
+    """hls4ml.nn layers (custom ops) in an ONNX model: onnxruntime cannot run them, so nothing checks the
+    conversion against it (docs/frontends.md)."""
+    from hls4ml.converters.onnx.custom_ops import carries_custom_ops
+    from hls4ml.converters.onnx.model import load_model
+
+    return carries_custom_ops(load_model(model).graph)
 
 
 def parse_yaml_config(path: str | Path) -> dict[str, Any]:

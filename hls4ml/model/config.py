@@ -48,6 +48,11 @@ MODEL_PRECISION_KEYS = {'default', 'maximum'} | {
 }
 
 
+class ExactTypeOverrideWarning(UserWarning):
+    """A LayerName / LayerType setting replaces a type the layer kind keeps exact (`KindRecord.exact_types`):
+    honoured, and named with what it may cost, since the precision rule would have made it exact."""
+
+
 @dataclass
 class LayerSettings:
     """What the config says about one layer, after resolution."""
@@ -165,6 +170,8 @@ class HLSConfig:
         }
         for entry, where in reversed(levels):
             self._apply_scalars(settings, entry, where, kind)
+        _warn_exact_overrides(name, kind, settings.precisions)
+        _warn_unreached_exact_types(name, kind, settings.precisions, levels)
         return settings
 
     def _entry(self, table: dict, keys: tuple[str, ...], level: str, kind: KindRecord) -> tuple[dict[str, Any], str]:
@@ -184,7 +191,7 @@ class HLSConfig:
             found = _entry_precision(var, default, entry, where)
             if found is not None:
                 return found
-        if var in self.model_precision:
+        if var in self.model_precision and default != EXACT:  # a model-wide setting never reaches an exact type
             return self.model_precision[var]
         if default == EXACT:  # an internal type the kernel needs exact: the precision rule sets it
             return UnspecifiedPrecisionType()
@@ -222,6 +229,38 @@ class HLSConfig:
             settings.static = _flag(entry['Static'], f"{where}['Static']")
         if 'Implementation' in entry:
             settings.implementation = _choice(entry['Implementation'], implementations, f"{where}['Implementation']")
+
+
+def _warn_exact_overrides(name: str, kind: KindRecord, precisions: dict[str, PrecisionType]) -> None:
+    """One `ExactTypeOverrideWarning` per exact type that a layer setting names (Model ones never reach them)."""
+    for var, cost in kind.exact_types.items():
+        precision = precisions.get(var)
+        if precision is not None and not isinstance(precision, UnspecifiedPrecisionType):
+            warnings.warn(
+                f'layer {name!r} ({kind.name}): {var} = {precision} replaces the exact type its precision rule '
+                f"sets ('auto'): {cost}",
+                ExactTypeOverrideWarning,
+                stacklevel=4,
+            )
+
+
+def _warn_unreached_exact_types(
+    name: str, kind: KindRecord, precisions: dict[str, PrecisionType], levels: list[tuple[dict, str]]
+) -> None:
+    """A layer's precision string (hls4ml 1.x's one type for the layer) sets its 'auto' types but not its
+    exact ones: said once, naming them, so that the setting is not silently half applied."""
+    left = [var for var in kind.exact_types if isinstance(precisions.get(var), UnspecifiedPrecisionType)]
+    for entry, where in levels:
+        precision = entry.get('Precision')
+        if left and isinstance(precision, str):
+            warnings.warn(
+                f"{where}['Precision'] = {precision!r} does not reach the exact types {', '.join(left)} of layer "
+                f'{name!r} ({kind.name}): their precision rule keeps them exact; name one to override it '
+                f"({{'Precision': {{{left[0]!r}: ...}}}})",
+                ExactTypeOverrideWarning,
+                stacklevel=4,
+            )
+            return
 
 
 def _entry_precision(var: str, default: str, entry: dict[str, Any], where: str) -> PrecisionType | None:

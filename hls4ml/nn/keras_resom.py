@@ -45,7 +45,8 @@ class ReSOM(ReSOMLearning, keras.layers.Layer):
 
     distance: 'squared_euclidean' (or 'euclidean'), 'manhattan', 'chebyshev'; source: 'all' or 'bmu';
     combine: 'product' or 'sum'; iterations >= 1; output: 'label', 'index', 'winners', 'activities';
-    beta_x, beta_y: the widths of the maps' activities; topology (one or a pair): for training the maps.
+    beta_x, beta_y: the widths of the maps' activities ('auto': chosen from the data by fit_lateral);
+    topology (one or a pair): for training the maps.
     Learning and constructors (fit_maps, fit_lateral, label_units, from_soms, from_minisoms): ReSOMLearning."""
 
     def __init__(
@@ -57,8 +58,8 @@ class ReSOM(ReSOMLearning, keras.layers.Layer):
         combine: str = 'product',
         iterations: int = 1,
         output: str = 'label',
-        beta_x: float = 1.0,
-        beta_y: float = 1.0,
+        beta_x: float | str = 'auto',
+        beta_y: float | str = 'auto',
         topology: str | tuple[str, str] = 'rectangular',
         seed: int = 0,
         **kwargs: Any,
@@ -90,6 +91,7 @@ class ReSOM(ReSOMLearning, keras.layers.Layer):
     def call(self, inputs: Any) -> Any:
         x, y = inputs
         settings = self.settings
+        resom_core.check_chosen(settings, f"ReSOM '{self.name}'")
         activity_x, activity_y = self.som_x(x), self.som_y(y)
         lateral = ops.convert_to_tensor(self.lateral)
         for _ in range(settings.iterations):

@@ -21,7 +21,7 @@ strictly larger. Outputs: label and index (n, 1), winners (n, 2), activities (n,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -29,9 +29,10 @@ import numpy as np
 from hls4ml.model.kinds import RESOM_COMBINES, RESOM_DISTANCES, RESOM_OUTPUTS, RESOM_SOURCES
 from hls4ml.model.resom_graphs import divergent_labels, hebbian_lateral, resom_graph
 from hls4ml.nn import som_core
-from hls4ml.nn.som_core import SOMSettings, som_forward, unit_labels
+from hls4ml.nn.som_core import SOMSettings, auto_beta, som_forward, unit_labels
 
 Labelled = tuple[Any, Any]  # (samples (n, n_in), targets (n,)) of one modality
+AUTO = 'auto'  # a beta chosen from the data by `auto_beta` (the default)
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class ReSOMSettings:
     combine: str = 'product'
     iterations: int = 1
     output: str = 'label'
+    auto: tuple[str, ...] = ()  # the maps ('x', 'y') whose beta is 'auto' and not chosen from data yet
 
     @property
     def distance(self) -> str:
@@ -67,17 +69,21 @@ def make_settings(
     combine: str = 'product',
     iterations: int = 1,
     output: str = 'label',
-    beta_x: float = 1.0,
-    beta_y: float = 1.0,
+    beta_x: float | str = AUTO,
+    beta_y: float | str = AUTO,
     topology: str | tuple[str, str] = 'rectangular',
     where: str = 'ReSOM',
 ) -> ReSOMSettings:
     """Checked settings; every error names `where` and the bad value. `topology` (one for both maps, or
-    a pair) only shapes the Kohonen training of the maps."""
+    a pair) only shapes the Kohonen training of the maps. A beta 'auto' is chosen from the data by
+    `choose_betas` (`fit_lateral` calls it); until then the maps hold a placeholder nothing may use."""
     topologies = (topology, topology) if isinstance(topology, str) else tuple(topology)
+    betas = (beta_x, beta_y)
+    auto = tuple(side for side, beta in zip('xy', betas, strict=True) if isinstance(beta, str) and beta == AUTO)
+    placeholders: list[Any] = [1.0 if side in auto else beta for side, beta in zip('xy', betas, strict=True)]
     maps = [
         som_core.make_settings(grid, distance, 'activities', shape, beta, f'{where} (map {side})')
-        for side, grid, shape, beta in zip('xy', (grid_x, grid_y), topologies, (beta_x, beta_y), strict=True)
+        for side, grid, shape, beta in zip('xy', (grid_x, grid_y), topologies, placeholders, strict=True)
     ]
     for what, value, allowed in (
         ('distance', maps[0].distance, RESOM_DISTANCES),
@@ -89,7 +95,24 @@ def make_settings(
             raise ValueError(f'{where}: unsupported {what} {value!r}; expected one of {", ".join(allowed)}')
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
         raise ValueError(f'{where}: iterations must be an integer of at least 1, got {iterations!r}')
-    return ReSOMSettings(maps[0], maps[1], source, combine, int(iterations), output)
+    return ReSOMSettings(maps[0], maps[1], source, combine, int(iterations), output, auto)
+
+
+# ---- beta ---------------------------------------------------------------------------------------------
+def with_betas(settings: ReSOMSettings, beta_x: float, beta_y: float) -> ReSOMSettings:
+    """The settings with both betas chosen (nothing 'auto' left)."""
+    map_x, map_y = replace(settings.map_x, beta=float(beta_x)), replace(settings.map_y, beta=float(beta_y))
+    return replace(settings, map_x=map_x, map_y=map_y, auto=())
+
+
+def check_chosen(settings: ReSOMSettings, where: str = 'ReSOM') -> None:
+    """Refuse to compute with a beta still 'auto' (its placeholder would give wrong activities)."""
+    if settings.auto:
+        names = ' and '.join(f'beta_{side}' for side in settings.auto)
+        raise ValueError(
+            f"{where}: {names} = 'auto' is not chosen yet: fit_lateral(x, y) or choose_betas(x, y) picks it from "
+            'paired samples (docs/resom.md, choosing beta); or give a number'
+        )
 
 
 def check_lateral(lateral: Any, settings: ReSOMSettings, where: str = 'ReSOM') -> np.ndarray:
@@ -220,6 +243,7 @@ def layer_parts(
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The attributes and weights of the IR ReSOM layer, checked by `resom_graph` (shapes, NaN, signs);
     its errors name `where`."""
+    check_chosen(settings, where)
     n_x = settings.n_units[0]
     labels_x = labels_y = None
     if settings.output == 'label' and labels is not None:
@@ -252,8 +276,8 @@ def settings_of_maps(
     map_x: SOMSettings,
     map_y: SOMSettings,
     where: str = 'ReSOM',
-    beta_x: float | None = None,
-    beta_y: float | None = None,
+    beta_x: float | str | None = None,
+    beta_y: float | str | None = None,
     **options: Any,
 ) -> ReSOMSettings:
     """The settings of a ReSOM over two existing maps (their grids, distance, topologies and, unless
@@ -290,8 +314,8 @@ def arguments(settings: ReSOMSettings) -> dict[str, Any]:
         'combine': settings.combine,
         'iterations': settings.iterations,
         'output': settings.output,
-        'beta_x': map_x.beta,
-        'beta_y': map_y.beta,
+        'beta_x': AUTO if 'x' in settings.auto else map_x.beta,
+        'beta_y': AUTO if 'y' in settings.auto else map_y.beta,
         'topology': map_x.topology if map_x.topology == map_y.topology else (map_x.topology, map_y.topology),
     }
 
@@ -340,9 +364,31 @@ class ReSOMLearning:
         self.som_y.fit_kohonen(data_y, seed=seed + 1, **kohonen)
         return self
 
+    def set_settings(self, settings: ReSOMSettings) -> None:
+        """Replace the settings and the maps' betas (the SOM layers compute the activities)."""
+        self.settings = settings
+        for som, mapping in ((self.som_x, settings.map_x), (self.som_y, settings.map_y)):
+            som.settings = replace(som.settings, beta=mapping.beta)
+
+    def choose_betas(self, data_x: Any, data_y: Any) -> Any:
+        """Choose each beta still 'auto' from samples of its map (`auto_beta`); a number given stays."""
+        settings, codebooks = self.settings, self.codebook_arrays()
+        betas = [
+            auto_beta(codebook, mapping, _numpy(data), f'{type(self).__name__} (map {side})')
+            if side in settings.auto
+            else mapping.beta
+            for side, codebook, mapping, data in zip(
+                'xy', codebooks, (settings.map_x, settings.map_y), (data_x, data_y), strict=True
+            )
+        ]
+        self.set_settings(with_betas(settings, *betas))
+        return self
+
     def fit_lateral(self, data_x: Any, data_y: Any, rule: str = 'hebb', rate: float = 1.0, keep: float = 1.0) -> Any:
-        """H from paired unlabelled samples (`learn_lateral`: rule 'hebb', 'bmu' or 'oja', pruning `keep`)."""
+        """H from paired unlabelled samples (`learn_lateral`: rule 'hebb', 'bmu' or 'oja', pruning `keep`);
+        a beta still 'auto' is chosen from these samples first (`choose_betas`)."""
         samples = (_numpy(data_x), _numpy(data_y))
+        self.choose_betas(*samples)
         codebooks = self.codebook_arrays()
         return self.set_lateral(learn_lateral(codebooks, samples, self.settings, rule, rate, keep))
 
@@ -351,6 +397,8 @@ class ReSOMLearning:
     ) -> Any:
         """Label both maps from (samples, targets) of x, y or both; a map without by divergence through H."""
         given = [None if pair is None else (_numpy(pair[0]), _numpy(pair[1])) for pair in (labelled_x, labelled_y)]
+        if method == 'activities':
+            check_chosen(self.settings, f'{type(self).__name__}.label_units')
         codebooks, lateral = self.codebook_arrays(), self.lateral_array()
         found = map_labels(codebooks, lateral, self.settings, given[0], given[1], method)
         return self.set_labels(found)
@@ -401,9 +449,9 @@ class ReSOMLearning:
         distance: str | None = None,
         **options: Any,
     ) -> Any:
-        """As `from_soms`, from two trained `minisom.MiniSom` (betas 1 unless given; `distance` names the
-        metric of a user callable)."""
-        chosen = {key: options.pop(key) for key in OPTIONS if key in options}
+        """As `from_soms`, from two trained `minisom.MiniSom` (betas 'auto' unless given: chosen from
+        `pairs` by `fit_lateral`; `distance` names the metric of a user callable)."""
+        chosen = {'beta_x': AUTO, 'beta_y': AUTO, **{key: options.pop(key) for key in OPTIONS if key in options}}
         codebooks, maps = minisom_maps(som_x, som_y, distance)
         settings = settings_of_maps(maps[0], maps[1], f'{cls.__name__}.from_minisoms', **chosen)
         resom = cls.from_settings(settings, codebooks, **options)

@@ -130,6 +130,26 @@ def activities(scores: np.ndarray, best: np.ndarray, distance: str, beta: float)
     return np.exp(-gap / beta)
 
 
+def auto_beta(codebook: np.ndarray, settings: SOMSettings, data: Any, where: str = 'SOM') -> float:
+    """beta chosen from the data's distance scale: the median, over the samples, of the gap between the
+    second-nearest and the nearest unit (the distance the activities use), so a typical runner-up unit
+    has activity exp(-1). On the digits (docs/resom.md, a ReSOM) it scores as well as the best fixed beta and
+    scales with the data (a beta of 1 on [0, 1] inputs collapsed the labelling). Ties give gaps of 0:
+    then the mean of the positive gaps."""
+    samples = check_data(data, codebook.shape[1], where)
+    scores = unit_scores(samples, codebook, settings.distance)
+    linear = np.sort(np.sqrt(scores) if settings.distance == 'squared_euclidean' else scores, axis=1)
+    if linear.shape[1] < 2:
+        raise ValueError(f"{where}: beta 'auto' needs a map of at least two units; give a number")
+    gaps = linear[:, 1] - linear[:, 0]
+    median = float(np.median(gaps))
+    if median > 0:
+        return median
+    if not (gaps > 0).any():
+        raise ValueError(f"{where}: beta 'auto': every sample is as near to two units (identical units?); give one")
+    return float(gaps[gaps > 0].mean())
+
+
 def som_forward(x: Any, codebook: np.ndarray, labels: np.ndarray | None, settings: SOMSettings) -> np.ndarray:
     """The float64 output of a SOM layer for samples x (n, n_in)."""
     x = check_data(x, codebook.shape[1])

@@ -89,7 +89,8 @@ class ReSOM(ReSOMLearning, torch.nn.Module):
 
     distance: 'squared_euclidean' (or 'euclidean'), 'manhattan', 'chebyshev'; source: 'all' or 'bmu';
     combine: 'product' or 'sum'; iterations >= 1; output: 'label', 'index', 'winners', 'activities';
-    beta_x, beta_y: the widths of the maps' activities; topology (one or a pair): for training the maps.
+    beta_x, beta_y: the widths of the maps' activities ('auto': chosen from the data by fit_lateral);
+    topology (one or a pair): for training the maps.
     Learning and constructors (fit_maps, fit_lateral, label_units, from_soms, from_minisoms): ReSOMLearning."""
 
     lateral: torch.Tensor  # a buffer
@@ -105,8 +106,8 @@ class ReSOM(ReSOMLearning, torch.nn.Module):
         combine: str = 'product',
         iterations: int = 1,
         output: str = 'label',
-        beta_x: float = 1.0,
-        beta_y: float = 1.0,
+        beta_x: float | str = 'auto',
+        beta_y: float | str = 'auto',
         topology: str | tuple[str, str] = 'rectangular',
         seed: int = 0,
     ) -> None:
@@ -123,6 +124,7 @@ class ReSOM(ReSOMLearning, torch.nn.Module):
 
     def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         settings, som_x, som_y = self.settings, self.som_x, self.som_y
+        resom_core.check_chosen(settings, 'ReSOM')
         return resom_forward(
             x,
             y,

@@ -21,6 +21,7 @@ import onnx
 
 from hls4ml.converters.builder import ConversionError, GraphBuilder, Origin, UnsupportedOperation, Value
 from hls4ml.converters.onnx import (
+    custom_ops,
     einsum,
     gathers,
     handlers,
@@ -48,6 +49,8 @@ from hls4ml.converters.onnx.step import Constant, Handler, Operand, Scaled, Step
 from hls4ml.converters.router_matches import RouterMatches
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph
+from hls4ml.nn.onnx_ops import DOMAIN as NN_DOMAIN
+from hls4ml.nn.onnx_ops import OPS as NN_OPS
 
 HANDLERS: dict[str, Handler] = {
     **handlers.HANDLERS,
@@ -86,6 +89,7 @@ def parse_onnx_model(
             f'{len(missing)} unsupported ONNX node(s): {", ".join(missing)}. '
             f'Supported ops: {", ".join(sorted(HANDLERS))}.'
         )
+    custom_ops.register_with_qonnx()  # the shapes of the hls4ml.nn ops, for qonnx's clean-up
     wrapper, precisions = clean_model(wrapper)
     sequences = recurrent.match_recurrent(wrapper.graph)  # after the clean-up: zero initial states folded
     routers.passed |= sequences.passed  # their transposes and squeezes pass the sample's values on
@@ -110,6 +114,8 @@ def unsupported_nodes(graph: onnx.GraphProto, routers: RouterMatches | None = No
             missing.append(routers.explained[node.name])
             continue
         if node.name in routers.passed:
+            continue
+        if node.domain == NN_DOMAIN and node.op_type in NN_OPS:  # the hls4ml.nn layers (custom_ops.py)
             continue
         domain_ok = (
             node.domain in STANDARD_DOMAINS
@@ -190,6 +196,8 @@ class _Walk:
         try:
             if node.name in self.absorbed:
                 result: Operand | tuple[Operand | None, ...] = self.operands[self.absorbed[node.name]]
+            elif node.domain == NN_DOMAIN:
+                result = custom_ops.convert(self.step_for(node, index))
             else:
                 step = self.step_for(node, index)
                 if node.op_type not in MULTI_OUTPUT_OPS:

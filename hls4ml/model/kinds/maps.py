@@ -26,6 +26,24 @@ RESOM_DISTANCES = ('squared_euclidean', 'manhattan', 'chebyshev')  # activities:
 RESOM_SOURCES = ('all', 'bmu')
 RESOM_COMBINES = ('product', 'sum')
 RESOM_OUTPUTS = ('label', 'index', 'winners', 'activities')
+# the types the precision rules make exact (or, for activities, as wide as the default width allows): a
+# Model precision never reaches them; a layer setting naming one is honoured with a warning of its cost
+_DISTANCE_COST = 'distances may round or wrap: the best-matching unit can differ from the exact one'
+_LABEL_COST = 'labels that do not fit wrap: the predicted class can be wrong'
+SOM_EXACT_TYPES = {
+    'accum': _DISTANCE_COST,
+    'table': 'activities round to this type (and wrap if it cannot hold 1)',
+    'label': _LABEL_COST,
+    'result': 'indices, coordinates, labels or distances that do not fit this type wrap or round',
+}
+RESOM_EXACT_TYPES = {
+    'accum_x': _DISTANCE_COST,
+    'accum_y': _DISTANCE_COST,
+    'lateral_accum': 'the lateral input may round or wrap: the association and the winner can differ',
+    'activity': 'activities and the exact division round at its LSB (it must hold 1 and 0.5): winners can tie',
+    'label': _LABEL_COST,
+    'result': 'labels, indices or activities that do not fit this type wrap or round',
+}
 RESOM_TYPES = ('accum_x', 'accum_y', 'codebook_x', 'codebook_y', 'lateral', 'lateral_accum', 'activity', 'label')
 # ReSOMMaps: M >= 2 maps; one accumulator, codebook and lateral type shared by every map and pair
 RESOM_MAPS_TYPES = ('accum', 'codebook', 'lateral', 'lateral_accum', 'activity', 'label')
@@ -57,6 +75,7 @@ class Maps:
         weights=('codebook', 'labels'),
         settings=('reuse_factor', 'strategy', 'table_size', 'implementation'),
         weight_shapes=shapes.som_weights,
+        exact_types=SOM_EXACT_TYPES,
         choices={
             'implementation': SOM_IMPLEMENTATIONS,
             'distance': SOM_DISTANCES,
@@ -86,6 +105,7 @@ class Maps:
         weights=('codebook_x', 'codebook_y', 'lateral', 'labels'),
         settings=('reuse_factor', 'strategy', 'table_size'),
         weight_shapes=shapes.resom_weights,
+        exact_types=RESOM_EXACT_TYPES,
         choices={
             'distance': RESOM_DISTANCES,
             'source': RESOM_SOURCES,

@@ -37,6 +37,16 @@ PRODUCT_SETTINGS = ('reuse_factor', 'strategy')
 RESULT_ONLY = {'result': 'auto'}
 
 
+EXACT_COST = 'values may round or wrap where the exact type would not: the outputs can differ from the exact ones'
+
+
+def exact_costs(exact_types: tuple[str, ...] | Mapping[str, str]) -> dict[str, str]:
+    """Each exact type with what overriding it costs (a plain tuple: the generic `EXACT_COST`)."""
+    if isinstance(exact_types, Mapping):
+        return dict(exact_types)
+    return dict.fromkeys(exact_types, EXACT_COST)
+
+
 class KindRecord(str):
     """A layer kind: its name (hls4ml 1.x's IR class name) and its IR-side facts."""
 
@@ -52,9 +62,10 @@ class KindRecord(str):
     ignored_precisions: tuple[str, ...]  # hls4ml 1.x precision keys accepted for compatibility, unused here
     tables: TableRule | None  # the lookup tables its kernel reads, chosen from its types
     # internal types the kernel is only correct with as the precision rule sets them (a square root's
-    # operand, an exact division): a Model or layer default precision does not reach them, only a
-    # setting that names the variable does
-    exact_types: tuple[str, ...]
+    # operand, an exact division, a distance): no Model-level precision and no layer default string
+    # reaches them, only a LayerName / LayerType setting that names the variable does, with an
+    # `ExactTypeOverrideWarning` saying what it costs (variable -> that cost)
+    exact_types: Mapping[str, str]
 
     def __new__(
         cls,
@@ -71,7 +82,7 @@ class KindRecord(str):
         choices: Mapping[str, tuple[str, ...]] | None = None,
         ignored_precisions: tuple[str, ...] = (),
         tables: TableRule | None = None,
-        exact_types: tuple[str, ...] = (),
+        exact_types: tuple[str, ...] | Mapping[str, str] = (),
     ) -> KindRecord:
         record = super().__new__(cls, name)
         unknown = sorted(set(exact_types) - set(types))
@@ -89,7 +100,7 @@ class KindRecord(str):
             'choices': MappingProxyType(dict(choices or {})),
             'ignored_precisions': ignored_precisions,
             'tables': tables,
-            'exact_types': exact_types,
+            'exact_types': MappingProxyType(exact_costs(exact_types)),
         }
         for key, value in facts.items():  # a block's static methods are kept as the plain functions
             object.__setattr__(record, key, value.__func__ if isinstance(value, staticmethod) else value)

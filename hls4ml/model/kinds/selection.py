@@ -125,6 +125,8 @@ class Selection:
         precision_rule=_soft_topk_types,
         reference=_soft_topk_reference,
         choices={'mode': SOFT_TOPK_MODES},
+        # the rule's resolution (the ramp's, or the input's plus 4 bits); the search types follow its fraction bits
+        exact_types={'result': 'outputs round at its LSB and the search types follow its fraction bits'},
     )
 
     # ---- Router: token-choice router over n_in expert logits (k, renormalize, output; lower index wins)

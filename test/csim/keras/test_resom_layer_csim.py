@@ -134,7 +134,7 @@ def test_config_and_saved_model_round_trip(tmp_path) -> None:
     layer = ReSOM((2, 3), (3, 2), 'chebyshev', 'bmu', 'sum', 2, 'winners', 0.5, 2.0, ('hexagonal', 'rectangular'))
     clone = ReSOM.from_config(layer.get_config())
     assert clone.settings == layer.settings
-    resom = ReSOM((2, 2), (2, 3), name='joint')
+    resom = ReSOM((2, 2), (2, 3), beta_x=1.0, beta_y=1.0, name='joint')  # H is set, not learned
     inputs = [keras.Input((3,)), keras.Input((2,))]
     model = keras.Model(inputs, resom(inputs))
     rng = np.random.default_rng(0)
@@ -147,7 +147,7 @@ def test_config_and_saved_model_round_trip(tmp_path) -> None:
 
 
 def test_bad_input_is_refused_with_clear_errors(tmp_path) -> None:
-    resom = ReSOM((2, 2), (2, 3), name='joint')
+    resom = ReSOM((2, 2), (2, 3), beta_x=1.0, beta_y=1.0, name='joint')  # H is set, not learned
     inputs = [keras.Input((3,)), keras.Input((2,))]
     model = keras.Model(inputs, resom(inputs))
     with pytest.raises(ValueError, match=r"ReSOM 'joint': the lateral matrix has shape \(6, 4\), expected \(4, 6\)"):

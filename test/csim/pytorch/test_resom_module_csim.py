@@ -133,7 +133,7 @@ class Paired(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.encoder = Encoder()
-        self.resom = ReSOM(4, 2, (2, 2), (1, 3), output='activities')
+        self.resom = ReSOM(4, 2, (2, 2), (1, 3), output='activities', beta_x=1.0, beta_y=1.0)
 
     def forward(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.encoder.som(self.encoder.linear(x)), self.resom(x, y)
@@ -180,7 +180,7 @@ def test_constructors_from_som_modules_and_minisoms(digits) -> None:
 
 
 def test_bad_input_is_refused_with_clear_errors() -> None:
-    resom = ReSOM(3, 2, (2, 2), (2, 3))
+    resom = ReSOM(3, 2, (2, 2), (2, 3), beta_x=1.0, beta_y=1.0)  # H is set below, not learned
     with pytest.raises(
         ValueError, match=r'ReSOM.set_lateral: the lateral matrix has shape \(6, 4\), expected \(4, 6\)'
     ):
@@ -202,5 +202,7 @@ def test_bad_input_is_refused_with_clear_errors() -> None:
         hls4ml.converters.convert_from_pytorch_model(resom, backend='Vitis', hls_config={'InputShape': [(3,), (2,)]})
     with pytest.raises(ConversionError, match='PyTorch fails on inputs'):  # the x map of 3 inputs gets 5
         hls4ml.converters.convert_from_pytorch_model(
-            ReSOM(3, 2, (2, 2), (2, 2)), backend='Vitis', hls_config={'InputShape': [(5,), (2,)]}
+            ReSOM(3, 2, (2, 2), (2, 2), beta_x=1.0, beta_y=1.0),
+            backend='Vitis',
+            hls_config={'InputShape': [(5,), (2,)]},
         )

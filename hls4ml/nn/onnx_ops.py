@@ -1,0 +1,65 @@
+"""The `hls4ml.nn` layers as ONNX custom ops of domain `hls4ml.nn` (docs/frontends.md, "hls4ml.nn layers in
+ONNX"): one table, read by the exporter (`hls4ml.nn.onnx.export`) and by the ONNX frontend
+(`hls4ml.converters.onnx.custom_ops`). Framework-free: importing it imports neither torch nor onnx.
+
+Each layer's forward pass is one call of a function (`som_forward`, `resom_forward`, ...); its op has
+that function's tensor arguments as inputs, in order (the data first, then the weights, which the export
+stores as initializers), and its other arguments as attributes of the same names. How to add a layer:
+one `CustomOp` row below, its function in `hls4ml.nn.onnx.EXPORTED`, and its importer in
+`hls4ml.converters.onnx.custom_ops.IMPORTERS`.
+
+onnxruntime cannot run these ops (it knows no `hls4ml.nn` domain): the exported file is for carrying the
+layers to hls4ml (or another tool that implements them), not for running them in ONNX.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DOMAIN = 'hls4ml.nn'
+DOMAIN_VERSION = 1
+
+
+@dataclass(frozen=True)
+class CustomOp:
+    """One layer as an ONNX op: its tensor inputs (in order) and its attributes with their kinds
+    ('int', 'double', 'string', 'ints'; bools are ints)."""
+
+    op_type: str
+    inputs: tuple[str, ...]
+    attributes: dict[str, str]
+
+    @property
+    def arguments(self) -> tuple[str, ...]:
+        """The argument names of the layer's function, in order."""
+        return (*self.inputs, *self.attributes)
+
+
+OPS: dict[str, CustomOp] = {
+    op.op_type: op
+    for op in (
+        CustomOp(
+            'SOM',
+            ('x', 'codebook', 'labels'),
+            {'grid': 'ints', 'distance': 'string', 'output': 'string', 'topology': 'string', 'beta': 'double'},
+        ),
+        CustomOp(
+            'ReSOM',
+            ('x', 'y', 'codebook_x', 'codebook_y', 'lateral', 'labels_x', 'labels_y'),
+            {
+                'grid_x': 'ints',
+                'grid_y': 'ints',
+                'distance': 'string',
+                'source': 'string',
+                'combine': 'string',
+                'iterations': 'int',
+                'output': 'string',
+                'beta_x': 'double',
+                'beta_y': 'double',
+            },
+        ),
+        CustomOp('SparseSoftTopK', ('x',), {'k': 'int', 'strength': 'double', 'mode': 'string', 'iterations': 'int'}),
+        CustomOp('TopKRouter', ('logits',), {'k': 'int', 'renormalize': 'int', 'output': 'string'}),
+        CustomOp('ExpertChoiceRouter', ('logits',), {'capacity': 'int'}),
+    )
+}
