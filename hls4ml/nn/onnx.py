@@ -104,7 +104,11 @@ def _untraced(function: Callable[..., torch.Tensor], arguments: tuple[Any, ...])
         torch._C._set_tracing_state(state)
 
 
-DEFAULTS: dict[str, dict[str, Any]] = {'SparseSoftTopK': {'iterations': 12}}  # the functions' default arguments
+DEFAULTS: dict[str, dict[str, Any]] = {  # the functions' default arguments
+    'SparseSoftTopK': {'iterations': 12, 'p': 2.0},
+    'TopKRouter': {'capacity': 0, 'sinkhorn_iterations': 0},
+    'ExpertChoiceRouter': {'strength': 0.0, 'iterations': 12},
+}
 
 
 def _attribute_key(name: str, kind: str) -> str:

@@ -58,8 +58,16 @@ OPS: dict[str, CustomOp] = {
                 'beta_y': 'double',
             },
         ),
-        CustomOp('SparseSoftTopK', ('x',), {'k': 'int', 'strength': 'double', 'mode': 'string', 'iterations': 'int'}),
-        CustomOp('TopKRouter', ('logits',), {'k': 'int', 'renormalize': 'int', 'output': 'string'}),
-        CustomOp('ExpertChoiceRouter', ('logits',), {'capacity': 'int'}),
+        CustomOp(
+            'SparseSoftTopK',
+            ('x',),
+            {'k': 'int', 'strength': 'double', 'mode': 'string', 'iterations': 'int', 'p': 'double'},
+        ),
+        CustomOp(
+            'TopKRouter',
+            ('logits',),
+            {'k': 'int', 'renormalize': 'int', 'output': 'string', 'capacity': 'int', 'sinkhorn_iterations': 'int'},
+        ),
+        CustomOp('ExpertChoiceRouter', ('logits',), {'capacity': 'int', 'strength': 'double', 'iterations': 'int'}),
     )
 }

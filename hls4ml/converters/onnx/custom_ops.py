@@ -170,17 +170,20 @@ def _resom(step: Step, settings: dict[str, Any]) -> Value:
 
 
 def _soft_topk(step: Step, settings: dict[str, Any]) -> Value:
-    k, strength, mode, iterations = (settings[name] for name in ('k', 'strength', 'mode', 'iterations'))
-    return step.builder.soft_topk(step.origin, step.tensor(0), int(k), float(strength), str(mode), int(iterations))
+    k, strength, mode, iterations, p = (settings[name] for name in ('k', 'strength', 'mode', 'iterations', 'p'))
+    value = step.tensor(0)
+    return step.builder.soft_topk(step.origin, value, int(k), float(strength), str(mode), int(iterations), float(p))
 
 
 def _router(step: Step, settings: dict[str, Any]) -> Value:
     k, renormalize, output = settings['k'], bool(settings['renormalize']), str(settings['output'])
-    return step.builder.router(step.origin, step.tensor(0), int(k), renormalize, output)
+    limits = (int(settings['capacity']), int(settings['sinkhorn_iterations']))
+    return step.builder.router(step.origin, step.tensor(0), int(k), renormalize, output, *limits)
 
 
 def _expert_choice(step: Step, settings: dict[str, Any]) -> Value:
-    return step.builder.expert_choice(step.origin, step.tensor(0), int(settings['capacity']))
+    soft = (float(settings['strength']), int(settings['iterations']))
+    return step.builder.expert_choice(step.origin, step.tensor(0), int(settings['capacity']), *soft)
 
 
 # op type -> its importer; one row per `onnx_ops.OPS` entry

@@ -24,8 +24,9 @@ CONFIG = {'Model': {'Precision': 'fixed<16,6>'}}
 
 
 class Layers(torch.nn.Module):
-    """Every exported layer once: a ReSOM over (a, b), a SOM (activities), soft top-k (magnitude) and a
-    top-2 router over a, an expert-choice router over c (tokens, experts)."""
+    """Every exported layer once: a ReSOM over (a, b), a SOM (activities), soft top-k (p = 4/3, l = 0.3)
+    over a, a top-2 router with capacity and Sinkhorn balancing and a soft expert-choice router over c
+    (tokens, features)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -36,12 +37,12 @@ class Layers(torch.nn.Module):
         self.resom.label_units(labelled_x=(x[:50], (x[:50, 0] * 4).astype(int)))
         self.som = SOM(6, (2, 4), distance='manhattan', output='activities', beta=0.5)
         self.som.set_codebook(rng.random((8, 6)))
-        self.soft = SparseSoftTopK(2, l=0.5, mode='magnitude', iterations=10)
-        self.router = TopKRouter(6, 4, k=2, output_mode='weights')
-        self.experts = ExpertChoiceRouter(2)
+        self.soft = SparseSoftTopK(2, l=0.3, mode='mask', p=4 / 3, iterations=10)
+        self.router = TopKRouter(4, 4, k=2, output_mode='weights', capacity=2, sinkhorn_iterations=2)
+        self.experts = ExpertChoiceRouter(2, l=0.5)
 
     def forward(self, a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        return self.resom(a, b), self.som(a), self.soft(a - 0.5), self.router(a), self.experts(c)
+        return self.resom(a, b), self.som(a), self.soft(a - 0.5), self.router(c), self.experts(c)
 
 
 SHAPES = [(6,), (5,), (3, 4)]
