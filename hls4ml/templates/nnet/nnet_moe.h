@@ -45,8 +45,9 @@ struct moe_config {
     static const unsigned reuse_factor = 1;
 };
 
-// The Router's view of the config: n_in = the experts, accum_t = the sum of exponentials.
-template <class CONFIG_T> struct moe_router_view {
+// The Router's view of the config: n_in = the experts, accum_t = the sum of exponentials; the router_config
+// defaults for what MoE does not use (no capacity, no Sinkhorn plan).
+template <class CONFIG_T> struct moe_router_view : router_config {
     typedef typename CONFIG_T::exp_table_t exp_table_t;
     typedef typename CONFIG_T::inv_table_t inv_table_t;
     typedef typename CONFIG_T::exp_index_t exp_index_t;
