@@ -227,10 +227,10 @@ def _resom_maps(step: Step, settings: dict[str, Any]) -> Value:
     codebooks, matrix, labels = weights[:maps], weights[maps], weights[maps + 1 :]
     grids = [tuple(pair) for pair in np.reshape(settings['grids'], (-1, 2)).tolist()]
     names = ('distance', 'source', 'combine', 'iterations', 'output', 'betas')
+    if len(settings['grids']) != 2 * maps:
+        raise step.unsupported(f'attribute grids holds {len(settings["grids"])} values, (rows, cols) of {maps} maps')
     try:
         checked = resom_maps_core.make_settings(grids, *(settings[name] for name in names), where)
-        if len(grids) != maps:
-            raise ValueError(f'{where}: {len(grids)} grids for {maps} maps')
         laterals = resom_maps_core.check_matrix(matrix, checked, where)
         unit_labels = np.concatenate([part.reshape(-1) for part in labels])
         attributes, arrays = resom_maps_core.layer_parts(codebooks, laterals, unit_labels, checked, where)
@@ -242,7 +242,9 @@ def _resom_maps(step: Step, settings: dict[str, Any]) -> Value:
 def _soft_router(step: Step, settings: dict[str, Any]) -> Value:
     names = ('k', 'k_max', 'mask_on', 'renormalize', 'output', 'iterations', 'p')
     chosen = {name: settings[name] for name in names}
+    power = settings['p']  # an integral power as the int the module's default is (p = 2), so the IR is the same
     chosen.update(l=float(settings['strength']), renormalize=bool(settings['renormalize']))
+    chosen['p'] = int(power) if float(power).is_integer() else power
     return step.builder.soft_router(step.origin, step.tensor(0), chosen)
 
 
