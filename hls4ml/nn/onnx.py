@@ -95,6 +95,9 @@ def _exporting(op: CustomOp, function: Callable[..., torch.Tensor]) -> Callable[
 
     def call(*arguments: Any, **keywords: Any) -> torch.Tensor:
         bound = inspect.signature(function).bind_partial(*arguments, **keywords)
+        uncarried = sorted(set(bound.arguments) - set(op.arguments))
+        if uncarried:  # a setting the op has no attribute for would be lost in the file
+            raise ValueError(f'hls4ml.nn.onnx.export: {op.op_type} has no attribute for {", ".join(uncarried)}')
         bound.apply_defaults()
         defaults = DEFAULTS.get(op.op_type, {})
         missing = [name for name in op.arguments if name not in bound.arguments and name not in defaults]

@@ -167,3 +167,37 @@ def test_bad_nodes_are_refused_by_name(exported, tmp_path, op_type: str, change,
     path = _edited(exported[1], tmp_path, op_type, change)
     with pytest.raises(ConversionError, match=message):
         hls4ml.converters.convert_from_onnx_model(path, output_dir=str(tmp_path / 'prj'), backend='Vitis')
+
+
+def test_an_argument_the_op_does_not_carry_is_refused_at_export(tmp_path, monkeypatch) -> None:
+    """A layer function that gained a setting its op row lacks must not export without it."""
+    from hls4ml.nn import torch_routers
+
+    def with_extra(logits, k, strength, k_max, mask_on, renormalize, output, iterations=12, temperature=1.0):
+        return torch.softmax(logits / temperature, dim=-1)
+
+    monkeypatch.setattr(torch_routers, 'soft_topk_router', with_extra)
+
+    class Extra(torch.nn.Module):
+        def forward(self, logits: torch.Tensor) -> torch.Tensor:
+            return torch_routers.soft_topk_router(logits, 2, 0.3, 4, 'logits', True, 'gates', temperature=2.0)
+
+    with pytest.raises(ValueError, match='SoftTopKRouter has no attribute for temperature'):
+        export(Extra(), torch.rand(2, 4), str(tmp_path / 'extra.onnx'))
+
+
+def test_the_shape_rule_qonnx_is_given_follows_each_new_op(exported) -> None:
+    """`output_shape` stands in for the ops during qonnx's clean-up: it must give the shapes torch gives."""
+    from hls4ml.converters.onnx.custom_ops import output_shape
+
+    module, path = exported
+    model = onnx.load(path)
+    weights = {item.name: list(item.dims) for item in model.graph.initializer}
+    with torch.no_grad():
+        results = module(*(torch.rand(2, *shape) for shape in SHAPES))
+    for node, result in zip(_custom_nodes(path).values(), results, strict=True):
+        settings = {item.name: _attribute(node, item.name) for item in node.attribute}
+        settings = {name: value.decode() if isinstance(value, bytes) else value for name, value in settings.items()}
+        first = [2, *SHAPES[0]] if node.op_type == 'ReSOMMaps' else [2, 3, 4]
+        shapes = [first] + [weights.get(name, [2, 3, 4]) for name in node.input[1:]]
+        assert output_shape(node.op_type, settings, shapes) == list(result.shape), node.op_type
