@@ -109,11 +109,17 @@ def _layers(hls_model) -> list[tuple[str, str, str, str]]:
     since the two frontends name (and so order) the layers differently."""
     described = []
     for layer in hls_model.graph.layers.values():
-        settings = {key: str(value) for key, value in layer.attributes.items() if key not in ('trace', 'name')}
+        settings = {key: _text(value) for key, value in layer.attributes.items() if key not in ('trace', 'name')}
         types = {key: str(value) for key, value in layer.types.items()}
         weights = {name: np.asarray(values).tobytes().hex() for name, values in layer.weights.items()}
         described.append((layer.kind, str(sorted(settings.items())), str(sorted(types.items())), str(weights)))
     return sorted(described)
+
+
+def _text(value) -> str:
+    """A setting as text; a number as a float, so an integral p = 2 reads the same as 2.0."""
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return repr(float(value)) if is_number else str(value)
 
 
 def _edited(path: str, tmp_path, op_type: str, change) -> str:
