@@ -105,6 +105,8 @@ def _exporting(op: CustomOp, function: Callable[..., torch.Tensor]) -> Callable[
             raise ValueError(f'hls4ml.nn.onnx.export: {op.op_type} is missing argument(s) {", ".join(missing)}')
         named = {name: bound.arguments.get(name, defaults.get(name)) for name in op.arguments}
         layout = tuple(len(named[name]) if name in op.lists else 0 for name in op.inputs)
+        if len({length for length in layout if length}) > 1:  # the importer splits the inputs evenly
+            raise ValueError(f'hls4ml.nn.onnx.export: {op.op_type} lists {", ".join(op.lists)} differ in length')
         flat = [tensor for name in op.inputs for tensor in (named[name] if name in op.lists else [named[name]])]
         return Exported.apply(layout, *flat, *(named[name] for name in op.attributes))
 

@@ -240,10 +240,9 @@ def _resom_maps(step: Step, settings: dict[str, Any]) -> Value:
 
 
 def _soft_router(step: Step, settings: dict[str, Any]) -> Value:
-    names = ('k', 'k_max', 'mask_on', 'renormalize', 'output', 'iterations', 'p')
-    chosen = {name: settings[name] for name in names}
+    chosen = {name: settings[name] for name in ('k', 'k_max', 'mask_on', 'output', 'iterations')}
     power = settings['p']  # an integral power as the int the module's default is (p = 2), so the IR is the same
-    chosen.update(l=float(settings['strength']), renormalize=bool(settings['renormalize']))
+    chosen.update(l=settings['strength'], renormalize=bool(settings['renormalize']))
     chosen['p'] = int(power) if float(power).is_integer() else power
     return step.builder.soft_router(step.origin, step.tensor(0), chosen)
 
