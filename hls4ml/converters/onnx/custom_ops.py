@@ -18,25 +18,36 @@ from onnx import numpy_helper
 
 from hls4ml.converters.builder import Value
 from hls4ml.converters.onnx.step import Step
+from hls4ml.converters.soft_moe import soft_moe
 from hls4ml.model.som_graphs import som_layer_parts
-from hls4ml.nn.onnx_ops import DOMAIN, OPS
+from hls4ml.nn import resom_maps_core
+from hls4ml.nn.onnx_ops import DOMAIN, OPS, CustomOp
 from hls4ml.nn.resom_core import layer_parts, make_settings
 
 Importer = Callable[[Step, dict[str, Any]], Value]
 
 
-def output_shape(op_type: str, settings: dict[str, Any], shape: list[int]) -> list[int]:
-    """The output shape of an op whose first input has `shape` (batch axis included): the last axis changes."""
-    width = shape[-1]
+def output_shape(op_type: str, settings: dict[str, Any], shapes: list[list[int]]) -> list[int]:
+    """The output shape of an op whose inputs have `shapes` (the first with its batch axis): the first
+    input's, its last axis changed."""
+    first, width = shapes[0], shapes[0][-1]
     if op_type == 'SOM':
         rows, cols = settings['grid']
         width = {'index': 1, 'label': 1, 'coordinates': 2, 'quantized': width}.get(settings['output'], rows * cols)
     elif op_type == 'ReSOM':
         units = int(np.prod(settings['grid_x'])) + int(np.prod(settings['grid_y']))
         width = {'label': 1, 'index': 1, 'winners': 2}.get(settings['output'], units)
+    elif op_type == 'ReSOMMaps':
+        grids = np.reshape(settings['grids'], (-1, 2))
+        units = int(np.prod(grids, axis=1).sum())
+        width = {'label': 1, 'index': 1, 'winners': len(grids)}.get(settings['output'], units)
     elif op_type == 'TopKRouter' and settings['output'] != 'gates':
         width = settings['k']
-    return [*shape[:-1], int(width)]
+    elif op_type == 'SoftTopKRouter' and settings['output'] == 'overflow':
+        width = 1
+    elif op_type in ('SparseMoE', 'SparseMoEFFN', 'SoftMoE'):
+        width = shapes[-1][-1]  # the last expert biases (experts, outputs)
+    return [*first[:-1], int(width)]
 
 
 def register_with_qonnx() -> None:
@@ -52,7 +63,8 @@ def register_with_qonnx() -> None:
         def make_shape_compatible_op(self, model: Any) -> Any:
             node = self.onnx_node
             settings = {attribute.name: _decoded(attribute) for attribute in node.attribute}
-            return self.make_const_shape_op(output_shape(node.op_type, settings, _input_shape(model, node)))
+            shapes = [_input_shape(model, node, index) for index in range(len(node.input))]
+            return self.make_const_shape_op(output_shape(node.op_type, settings, shapes))
 
         def infer_node_datatype(self, model: Any) -> None:
             pass
@@ -67,17 +79,20 @@ def register_with_qonnx() -> None:
         add_op_to_domain(DOMAIN, type(op_type, (ShapeOnly,), {}))
 
 
-def _input_shape(model: Any, node: Any) -> list[int]:
-    """The shape of the op's first input; inferred first when the file does not record it (the ops before
-    it are standard or already stood in for, so ONNX's inference reaches it)."""
+def _input_shape(model: Any, node: Any, index: int) -> list[int]:
+    """The shape of the op's input `index` (a weight's from its initializer); inferred first when the file
+    does not record it (the ops before it are standard or already stood in for, so ONNX's inference
+    reaches it)."""
     from onnx import shape_inference
     from qonnx.core.modelwrapper import ModelWrapper
 
-    shape = model.get_tensor_shape(node.input[0])
+    name = node.input[index]
+    initializer = model.get_initializer(name)
+    shape = list(initializer.shape) if initializer is not None else model.get_tensor_shape(name)
     if shape is None:
-        shape = ModelWrapper(shape_inference.infer_shapes(model.model)).get_tensor_shape(node.input[0])
+        shape = ModelWrapper(shape_inference.infer_shapes(model.model)).get_tensor_shape(name)
     if shape is None:
-        raise ValueError(f"{DOMAIN} {node.op_type} '{node.name}': the shape of its input {node.input[0]!r} is unknown")
+        raise ValueError(f"{DOMAIN} {node.op_type} '{node.name}': the shape of its input {name!r} is unknown")
     return list(shape)
 
 
@@ -104,19 +119,38 @@ def convert(step: Step) -> Value:
         problems = [f'unknown attribute(s) {", ".join(unknown)}'] * bool(unknown)
         problems += [f'missing attribute(s) {", ".join(missing)}'] * bool(missing)
         raise step.unsupported(f'{DOMAIN} {op.op_type}: ' + '; '.join(problems))
-    if len(step.node.input) != len(op.inputs):
-        raise step.unsupported(f'{DOMAIN} {op.op_type} takes {len(op.inputs)} inputs ({", ".join(op.inputs)})')
     settings = {name: _setting(step, name, kind) for name, kind in op.attributes.items()}
+    settings['list_length'] = _list_length(step, op)
     return IMPORTERS[op.op_type](step, settings)
+
+
+def _list_length(step: Step, op: CustomOp) -> int:
+    """How many tensors each list input of the op holds (0 for an op without lists), from the node's
+    input count; a count that the op's inputs do not explain is refused."""
+    singles, count = len(op.inputs) - len(op.lists), len(step.node.input)
+    if not op.lists:
+        if count != singles:
+            raise step.unsupported(f'{DOMAIN} {op.op_type} takes {singles} inputs ({", ".join(op.inputs)})')
+        return 0
+    length, rest = divmod(count - singles, len(op.lists))
+    if rest or length < 2:
+        lists = ', '.join(op.lists)
+        raise step.unsupported(
+            f'{DOMAIN} {op.op_type} takes {len(op.lists)} lists ({lists}) of M >= 2 tensors each and '
+            f'{singles} more input(s), {len(op.lists)} M + {singles} in all; the node has {count}'
+        )
+    return length
 
 
 def _setting(step: Step, name: str, kind: str) -> Any:
     """One attribute as the layer's function took it; a 'double' is a float64 scalar tensor."""
     value = step.attribute(name)
-    if kind == 'double':
-        if not isinstance(value, onnx.TensorProto) or numpy_helper.to_array(value).size != 1:
-            raise step.unsupported(f'{DOMAIN} {step.node.op_type}: attribute {name} must be a float64 scalar tensor')
-        return float(numpy_helper.to_array(value).reshape(-1)[0])
+    if kind in ('double', 'doubles'):
+        array = numpy_helper.to_array(value) if isinstance(value, onnx.TensorProto) else None
+        if array is None or array.dtype != np.float64 or (kind == 'double' and array.size != 1):
+            what = 'a float64 scalar tensor' if kind == 'double' else 'a float64 tensor'
+            raise step.unsupported(f'{DOMAIN} {step.node.op_type}: attribute {name} must be {what}')
+        return float(array.reshape(-1)[0]) if kind == 'double' else [float(item) for item in array.reshape(-1)]
     expected = {'int': int, 'ints': list, 'string': str}[kind]
     if not isinstance(value, expected):
         raise step.unsupported(f'{DOMAIN} {step.node.op_type}: attribute {name} must be of kind {kind}, got {value!r}')
@@ -186,6 +220,45 @@ def _expert_choice(step: Step, settings: dict[str, Any]) -> Value:
     return step.builder.expert_choice(step.origin, step.tensor(0), int(settings['capacity']), *soft)
 
 
+def _resom_maps(step: Step, settings: dict[str, Any]) -> Value:
+    maps, where = settings['list_length'], str(step.origin)
+    values = [step.tensor(index) for index in range(maps)]
+    weights = _weights(step, maps)
+    codebooks, matrix, labels = weights[:maps], weights[maps], weights[maps + 1 :]
+    grids = [tuple(pair) for pair in np.reshape(settings['grids'], (-1, 2)).tolist()]
+    names = ('distance', 'source', 'combine', 'iterations', 'output', 'betas')
+    if len(settings['grids']) != 2 * maps:
+        raise step.unsupported(f'attribute grids holds {len(settings["grids"])} values, (rows, cols) of {maps} maps')
+    try:
+        checked = resom_maps_core.make_settings(grids, *(settings[name] for name in names), where)
+        laterals = resom_maps_core.check_matrix(matrix, checked, where)
+        unit_labels = np.concatenate([part.reshape(-1) for part in labels])
+        attributes, arrays = resom_maps_core.layer_parts(codebooks, laterals, unit_labels, checked, where)
+    except ValueError as error:
+        raise _refused(step, error) from error
+    return step.builder.resom_maps(step.origin, values, attributes, arrays)
+
+
+def _soft_router(step: Step, settings: dict[str, Any]) -> Value:
+    chosen = {name: settings[name] for name in ('k', 'k_max', 'mask_on', 'output', 'iterations')}
+    power = settings['p']  # an integral power as the int the module's default is (p = 2), so the IR is the same
+    chosen.update(l=settings['strength'], renormalize=bool(settings['renormalize']))
+    chosen['p'] = int(power) if float(power).is_integer() else power
+    return step.builder.soft_router(step.origin, step.tensor(0), chosen)
+
+
+def _sparse_moe(step: Step, settings: dict[str, Any]) -> Value:
+    weights = _weights(step, 2)
+    experts = [(weights[index], weights[index + 1]) for index in range(0, len(weights), 2)]
+    features, logits = step.tensor(0), step.tensor(1)
+    return step.builder.moe(step.origin, features, logits, experts, int(settings['k']), bool(settings['renormalize']))
+
+
+def _soft_moe(step: Step, settings: dict[str, Any]) -> Value:
+    slots, kernels, biases = _weights(step, 1)
+    return soft_moe(step.builder, step.origin, step.tensor(0), slots, kernels, biases)
+
+
 # op type -> its importer; one row per `onnx_ops.OPS` entry
 IMPORTERS: dict[str, Importer] = {
     'SOM': _som,
@@ -193,4 +266,9 @@ IMPORTERS: dict[str, Importer] = {
     'SparseSoftTopK': _soft_topk,
     'TopKRouter': _router,
     'ExpertChoiceRouter': _expert_choice,
+    'ReSOMMaps': _resom_maps,
+    'SoftTopKRouter': _soft_router,
+    'SparseMoE': _sparse_moe,
+    'SparseMoEFFN': _sparse_moe,
+    'SoftMoE': _soft_moe,
 }
