@@ -10,11 +10,22 @@ from __future__ import annotations
 import math
 
 from hls4ml.model.ir import Layer
-from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, soft_topk_power
 
 Shape = tuple[int, ...]
 SOM_DENSE_DISTANCES = ('squared_euclidean', 'cosine')  # their BMU is the argmax of a Dense layer's outputs
 SOM_DISTANCE_OUTPUTS = ('distances', 'activities')  # outputs that need the distances, not only the BMU
+# the soft top-k's p (docs/topk.md): here, below the reference kernels, which read it too
+SOFT_TOPK_P_CHOICES = "expected p = 2 (a linear ramp) or p = 4/3 (a cubic ramp, mode 'mask' only)"
+
+
+def soft_topk_power(p: float, mode: str) -> int | None:
+    """The ramp's exponent q - 1 (q = p / (p - 1)): 1 for p = 2, 3 for p = 4/3 (the mask only); None
+    for any other p, which the firmware does not compute (docs/topk.md says why)."""
+    if isinstance(p, (int, float)) and abs(p - 2) < 1e-9:
+        return 1
+    if isinstance(p, (int, float)) and abs(p - 4 / 3) < 1e-6 and mode == 'mask':
+        return 3
+    return None
 
 
 def _fail(layer: Layer, problem: str) -> ValueError:
@@ -176,17 +187,12 @@ def router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
 
 
 def soft_router_shape(layer: Layer, inputs: list[Shape]) -> Shape:
-    """(..., n_in) gates or (..., 1) overflow counts of rows of n_in expert logits (the last axis)."""
-    from hls4ml.model.reference.soft_router import check_soft_router  # the reference imports this module
-
+    """(..., n_in) gates or (..., 1) overflow counts of rows of n_in expert logits (the last axis). The
+    settings are checked by the kind (`kinds/selection.py`), which may read the reference's rules."""
     attributes = layer.attributes
     n_in = attributes['n_in']
     if len(inputs[0]) < 1 or inputs[0][-1] != n_in:
         raise _fail(layer, f'the router takes rows of {n_in} expert logits (the last axis), got shape {inputs[0]}')
-    try:
-        check_soft_router(attributes)
-    except ValueError as error:
-        raise _fail(layer, str(error)) from error
     return (*inputs[0][:-1], n_in if attributes['output'] == 'gates' else 1)
 
 
@@ -197,18 +203,6 @@ def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:
         raise _fail(layer, f'expert choice takes ({n_tokens} tokens, {n_in} experts) logits, got shape {inputs[0]}')
     if not 1 <= capacity <= n_tokens:
         raise _fail(layer, f'capacity={capacity} must be between 1 and the {n_tokens} tokens of a group')
-    if layer.attributes.get('l', 0):
-        if not 1 <= layer.attributes['iterations'] <= 64:
-            raise _fail(layer, f'soft expert choice: iterations={layer.attributes["iterations"]} must be 1..64')
-        from hls4ml.model.reference.soft_router import soft_expert_choice_types  # imports this module
-
-        try:  # the soft top-k decides which l and iterations its kernel computes
-            from hls4ml.model.types import FixedPrecisionType
-
-            probe = FixedPrecisionType(16, 6)
-            soft_expert_choice_types(probe, n_tokens, capacity, layer.attributes['l'], layer.attributes['iterations'])
-        except ValueError as error:
-            raise _fail(layer, f'soft expert choice: {error}') from error
     return (n_tokens, n_in)
 
 

@@ -230,7 +230,8 @@ def _resom_maps(step: Step, settings: dict[str, Any]) -> Value:
     if len(settings['grids']) != 2 * maps:
         raise step.unsupported(f'attribute grids holds {len(settings["grids"])} values, (rows, cols) of {maps} maps')
     try:
-        checked = resom_maps_core.make_settings(grids, *(settings[name] for name in names), where)
+        named = {name: settings[name] for name in names}
+        checked = resom_maps_core.make_settings(grids, **named, where=where)
         laterals = resom_maps_core.check_matrix(matrix, checked, where)
         unit_labels = np.concatenate([part.reshape(-1) for part in labels])
         attributes, arrays = resom_maps_core.layer_parts(codebooks, laterals, unit_labels, checked, where)

@@ -17,7 +17,9 @@ from hls4ml.model.reference.sinkhorn import DEFAULT_PLAN_BITS
 from hls4ml.model.reference.soft_router import (
     SOFT_ROUTER_MASK_ON,
     SOFT_ROUTER_OUTPUTS,
+    check_soft_router,
     layer_soft_router_settings,
+    soft_expert_choice_types,
     soft_router_tables,
 )
 from hls4ml.model.reference.soft_topk import SOFT_TOPK_MODES, layer_soft_topk_types, soft_topk_power
@@ -49,6 +51,33 @@ def router_tables(layer: Layer, source: FixedPrecisionType) -> dict[str, TableSp
         source, types['exp_table'], types['inv_table'], types['accum'], n_values, size, 'stable'
     )
     return {'exp_': exp_spec, 'inv_': inv_spec}
+
+
+def _soft_router_shape(layer: Layer, inputs: list[shapes.Shape]) -> shapes.Shape:
+    """The shape rule's shape, then the settings as the reference computes them (`check_soft_router`)."""
+    shape = shapes.soft_router_shape(layer, inputs)
+    try:
+        check_soft_router(layer.attributes)
+    except ValueError as error:
+        raise ValueError(f'{layer.describe()}: {error}') from error
+    return shape
+
+
+def _expert_choice_shape(layer: Layer, inputs: list[shapes.Shape]) -> shapes.Shape:
+    """The shape rule's shape; soft expert choice (l > 0): the soft top-k decides which l and iterations
+    its kernel computes (`soft_expert_choice_types` on a probe type)."""
+    shape = shapes.expert_choice_shape(layer, inputs)
+    attributes = layer.attributes
+    if attributes.get('l', 0):
+        try:
+            if not 1 <= attributes['iterations'] <= 64:
+                raise ValueError(f'iterations={attributes["iterations"]} must be 1..64')
+            probe = FixedPrecisionType(16, 6)
+            sizes = (attributes['n_tokens'], attributes['capacity'])
+            soft_expert_choice_types(probe, *sizes, attributes['l'], attributes['iterations'])
+        except ValueError as error:
+            raise ValueError(f'{layer.describe()}: soft expert choice: {error}') from error
+    return shape
 
 
 class Selection:
@@ -182,7 +211,7 @@ class Selection:
         'ExpertChoiceRouter',
         types=ROUTER_TYPES,
         config_keys=(*COMMON_KEYS, 'TableSize'),
-        output_shape=shapes.expert_choice_shape,
+        output_shape=_expert_choice_shape,
         precision_rule=keep_config,
         reference=_expert_choice_reference,
         settings=('table_size',),
@@ -224,7 +253,7 @@ class Selection:
         'SoftTopKRouter',
         types={**ROUTER_TYPES, 'norm_table': DEFAULT_SOFTMAX_PRECISION, **SOFT_ROUTER_TYPES},
         config_keys=(*COMMON_KEYS, 'TableSize'),
-        output_shape=shapes.soft_router_shape,
+        output_shape=_soft_router_shape,
         precision_rule=_soft_router_types,
         reference=_soft_router_reference,
         settings=('table_size',),

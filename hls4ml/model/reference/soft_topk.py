@@ -18,22 +18,11 @@ import numpy as np
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Layer
 from hls4ml.model.reference.arrays import as_samples, constant, integer, select, take
+from hls4ml.model.shape_rules import SOFT_TOPK_P_CHOICES, soft_topk_power  # noqa: F401 (re-exported)
 from hls4ml.model.types import FixedPrecisionType, SaturationMode
 
 # sparse soft top-k, p = 2 (docs/topk.md): the soft mask in [0, 1], or x scaled towards 0 by magnitude
 SOFT_TOPK_MODES = ('mask', 'magnitude')
-
-SOFT_TOPK_P_CHOICES = "expected p = 2 (a linear ramp) or p = 4/3 (a cubic ramp, mode 'mask' only)"
-
-
-def soft_topk_power(p: float, mode: str) -> int | None:
-    """The ramp's exponent q - 1 (q = p / (p - 1)): 1 for p = 2, 3 for p = 4/3 (the mask only); None
-    for any other p, which the firmware does not compute (docs/topk.md says why)."""
-    if isinstance(p, (int, float)) and abs(p - 2) < 1e-9:
-        return 1
-    if isinstance(p, (int, float)) and abs(p - 4 / 3) < 1e-6 and mode == 'mask':
-        return 3
-    return None
 
 
 RECIPROCAL_BITS = 52  # table entries are printed as doubles: at most 53 significant bits
