@@ -2,8 +2,9 @@
 two-map ReSOM's (kinds_maps), the lateral products of the block matrix L (two constant products per
 non-zero entry of each pair matrix, as the two-map kernel), per map the normalising divisions and winner
 scans, and the global winner over the M maps' winners. Latency: one region pipelined at II = reuse_factor.
-Resource: every map's distance stage and (source 'all') the lateral products of the whole block matrix L
-are folded loops of reuse_factor steps at II = 1 (kinds_maps.folded_distance_stage, `folded_lateral_stage`);
+Resource: every map's distance stage, (source 'all') the lateral products of the whole block matrix L and
+every map's divisions are folded loops of about reuse_factor steps at II = 1 (kinds_maps.folded_distance_stage,
+`folded_lateral_stage`, kinds_maps.folded_combine_stage);
 the rest runs once after them and the layer is not pipelined as a whole (II = latency).
 """
 
@@ -119,8 +120,8 @@ def _lateral_memory(cost: Cost, ctx: RuleContext, layer: Layer) -> Memory:
 def resom_maps(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Every map's SOM stages and activities, `iterations` unrolled rounds (lateral products, per-map
     divisions and winner scans), the global winner and the output. Latency: one region pipelined at
-    II = RF. Resource: the distance stages and (source 'all') the lateral products folded by RF, in
-    sequence with the rest; not pipelined as a whole."""
+    II = RF. Resource: the distance stages, (source 'all') the lateral products and the divisions folded
+    by RF, in sequence with the rest; not pipelined as a whole."""
     attributes = layer.attributes
     rounds, shapes = int(attributes['iterations']), _map_shapes(layer, ctx)
     folded = attributes.get('strategy') == 'resource'
@@ -140,7 +141,10 @@ def resom_maps(layer: Layer, ctx: RuleContext) -> LayerModel:
         else:
             folds = folds + folded_lateral_stage(cost, ctx, layer, activity_bits, lateral_memory)
         for shape in shapes:
-            combine = combine.maximum(maps.combine_stage(cost, ctx, layer, shape.n_units, types))
+            if folded:  # the maps' folds in sequence
+                folds = folds + maps.folded_combine_stage(cost, ctx, layer, shape.n_units, types)
+            else:
+                combine = combine.maximum(maps.combine_stage(cost, ctx, layer, shape.n_units, types))
             winner = winner.maximum(maps.scan_stage(cost, ctx, shape.n_units, activity_bits))
     output = _output_stage(cost, ctx, layer, activity_bits)
     depth = ctx.cycles(afferent + (lateral + combine + winner).scale(rounds) + output, reads)
@@ -159,7 +163,9 @@ def _notes(layer: Layer, types) -> list[str]:
         'scans: a chain (high) or a tree (low)'
     ]
     if attributes.get('strategy') == 'resource':
-        notes.append(f'Resource: distances and lateral products folded by {attributes.get("reuse_factor", 1)}')
+        notes.append(
+            f'Resource: distances, lateral products and divisions folded by {attributes.get("reuse_factor", 1)}'
+        )
     return notes
 
 

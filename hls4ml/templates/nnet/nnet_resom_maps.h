@@ -10,9 +10,9 @@
 // in lateral_accum_t, exact, so the zero blocks and the order change nothing. Global winner: the first
 // largest of the maps' winner activities, map 0 first (ties: the lower map).
 // Strategy: Latency pipelines the whole layer at II = reuse_factor; Resource folds every map's distance
-// stage (nnet_som.h som_fold, per map) and, for source 'all', the lateral products of L
-// (resom_maps_folded_lateral) by reuse_factor: the same writes in the same order, the same bits for every
-// reuse factor.
+// stage (nnet_som.h som_fold, per map), for source 'all' the lateral products of L
+// (resom_maps_folded_lateral), and every map's normalising divisions (nnet_resom.h resom_combine) by
+// reuse_factor: the same writes in the same order, the same bits for every reuse factor.
 #ifndef NNET_RESOM_MAPS_H_
 #define NNET_RESOM_MAPS_H_
 

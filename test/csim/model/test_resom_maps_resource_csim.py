@@ -1,7 +1,7 @@
 """ReSOMMaps under the Resource strategy compiled with g++: the folded distance stages and lateral products
-(nnet_resom_maps.h resom_maps_folded_lateral) give bit for bit the Latency strategy's results and the reference
-interpreter's, for three maps, both sources, reuse factors 1, 7 and 13 (7 and 13 divide none of the folded
-stages: partial last blocks), both IO types on Vitis and io_parallel on oneAPI.
+(nnet_resom_maps.h resom_maps_folded_lateral) and divisions (nnet_resom.h resom_combine) give bit for bit the
+Latency strategy's results and the reference interpreter's, for three maps, both sources, reuse factors 1, 2, 7
+and 13 (partial last blocks), both IO types on Vitis and io_parallel on oneAPI.
 
 One project holds every variant as its own layer reading the same three inputs, so each backend and IO type
 compiles once; the maps are tiny (4, 6 and 3 units).
@@ -23,7 +23,8 @@ from hls4ml.utils.config import config_from_graph, create_config
 
 pytestmark = pytest.mark.csim
 GRIDS, WIDTHS = [(2, 2), (2, 3), (1, 3)], [3, 2, 4]
-SCHEDULES = [(1, 'Latency'), (1, 'Resource'), (7, 'Resource'), (13, 'Resource')]
+# R 2: the divisions of the 3-unit map in a partial second block; 7, 13: partial distance and lateral blocks
+SCHEDULES = [(1, 'Latency'), (1, 'Resource'), (2, 'Resource'), (7, 'Resource'), (13, 'Resource')]
 VARIANTS = [
     {'source': 'all', 'combine': 'product', 'output': 'activities', 'iterations': 2},
     {'source': 'all', 'combine': 'sum', 'output': 'label'},

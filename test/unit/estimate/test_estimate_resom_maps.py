@@ -65,18 +65,18 @@ def _resource_row(reuse: int, strategy: str = 'Resource', source: str = 'all'):
 
 
 def test_resource_resom_maps_multipliers_fall_as_one_over_the_reuse_factor() -> None:
-    """Resource folds 3 x 128 squarers and the 2304 lateral products into ceil(terms / RF) lanes beside an
-    unfolded rest (the divisions' products, the activities' roots): DSPs = rest + folded / RF, fitted on
-    RF 1 and 2 and checked at RF 4 and 16. Latency keeps every product at every RF."""
-    dsps = {reuse: _resource_row(reuse).resources['DSP'].high for reuse in (1, 2, 4, 16)}
-    folded = 2 * (dsps[1] - dsps[2])
-    rest = dsps[1] - folded
-    assert folded > 3 * 128 + 2304 > rest > 0
-    for reuse in (4, 16):
-        assert dsps[reuse] == pytest.approx(rest + folded / reuse, rel=0.02), reuse
+    """Resource folds every product: 3 x 128 squarers, 2304 lateral products, 3 x 16 divisions' products
+    and the activities' roots, each into ceil(terms / RF) lanes, so DSPs fall as 1 / RF (RF 16 divides
+    every stage); the LUTs fall too (the divisions fold), down to the unfolded scans and tables.
+    Latency keeps every product at every RF."""
+    rows = {reuse: _resource_row(reuse) for reuse in (1, 2, 4, 16)}
+    dsps = {reuse: row.resources['DSP'].high for reuse, row in rows.items()}
+    assert dsps[1] > 3 * 128 + 2304
+    for reuse in (2, 4, 16):
+        assert dsps[reuse] == pytest.approx(dsps[1] / reuse, rel=0.02), reuse
+        assert rows[reuse].resources['LUT'].high < rows[reuse // 2 if reuse < 16 else 4].resources['LUT'].high
     assert _resource_row(1, 'Latency').resources['DSP'] == _resource_row(16, 'Latency').resources['DSP']
-    row = _resource_row(16)
-    assert row.interval.low >= 16 and any('Resource' in note for note in row.notes)
+    assert rows[16].interval.low >= 16 and any('Resource' in note for note in rows[16].notes)
 
 
 def test_a_resom_maps_reuse_factor_beyond_its_folded_terms_is_lowered_with_a_warning() -> None:
