@@ -85,7 +85,7 @@ class Maps:
     )
 
     # ---- ReSOM: two SOMs (inputs x, y) and their lateral matrix; table_size: both activity tables;
-    # strategy: Resource folds both distance stages and the lateral products by the reuse factor ----
+    # strategy: Resource folds the distance stages, lateral products and divisions by the reuse factor --
 
     @staticmethod
     def _resom_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
@@ -115,7 +115,7 @@ class Maps:
     )
 
     # ---- ReSOMMaps: M >= 2 SOMs (inputs 0 .. M-1), one lateral matrix per pair; table_size: every table;
-    # strategy: Resource folds every map's distance stage and the block matrix's lateral products by RF --
+    # strategy: Resource folds every map's distances, the block matrix's lateral products and the divisions --
 
     @staticmethod
     def _resom_maps_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:

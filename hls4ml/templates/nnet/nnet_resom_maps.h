@@ -37,7 +37,7 @@ struct resom_maps_config {
     static const unsigned table_size = 1024;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
-    static const unsigned strategy = latency; // Resource: distances and lateral products folded by reuse_factor
+    static const unsigned strategy = latency; // Resource: distances, lateral products, divisions folded by RF
 };
 
 // The SOM view of map `Map` (for resom_afferent): its sizes, offsets and table types.
