@@ -4,9 +4,10 @@ The stages follow `nnet_som.h` loop by loop and are shared: the SOM rule (`kinds
 them once, ReSOM (`nnet_resom.h`, docs/resom.md) once per map, then adds its unrolled rounds of
 lateral products, normalising divisions and winner scans. Latency: everything sits in one region
 pipelined at II = reuse_factor with no ALLOCATION limit, so every operator is instanced (the tool may
-still share some across the II: the high end). Resource: the distance stages and the lateral
-products are folded loops (`folded_distance_stage`, `folded_lateral_stage`) of reuse_factor steps at
-II = 1, the rest runs once after them, and the layer is not pipelined as a whole (II = latency).
+still share some across the II: the high end). Resource: the distance stages, the lateral products
+and the normalising divisions are folded loops (`folded_distance_stage`, `folded_lateral_stage`,
+`folded_combine_stage`) of about reuse_factor steps at II = 1, the rest runs once after them, and the
+layer is not pipelined as a whole (II = latency).
 Formulas and reasons: docs/estimator.md.
 """
 
@@ -243,25 +244,51 @@ def combine_stage(cost: Cost, ctx: RuleContext, layer: Layer, units: int, types:
     general product (act * lateral, or top * act and an add for 'sum') and the restoring division:
     activity_fraction + 1 compare-subtract stages of remainder_t (a subtractor, a comparator and a
     select each), then the zero select of an inactive map."""
-    activity_bits, lateral_bits = ctx.type_bits(layer, 'activity'), ctx.type_bits(layer, 'lateral_accum')
-    stages, remainder_bits = types.activity.fractional + 1, types.remainder.width
+    top = _top_stage(cost, ctx, layer, units)
+    return top + _divider_lanes(cost, ctx, layer, units, types)
+
+
+def folded_combine_stage(cost: Cost, ctx: RuleContext, layer: Layer, units: int, types: ResomTypes) -> Range:
+    """resom_combine under Resource: the scan for the largest lateral value as under Latency, then
+    block = ceil(units / RF) lanes (a product and a division each, as `combine_stage`) in
+    ceil(units / block) steps at II = 1; each lane selects its unit's activity and lateral value among
+    the steps. Returns the cycles of the scan and the fold."""
+    block = math.ceil(units / int(layer.attributes.get('reuse_factor', 1)))
+    steps = math.ceil(units / block)
+    top = _top_stage(cost, ctx, layer, units)
+    lane_bits = ctx.type_bits(layer, 'activity') + ctx.type_bits(layer, 'lateral_accum')
+    cost.logic_bits += block * lane_bits * mux_luts(steps) * (steps > 1)
+    step = _divider_lanes(cost, ctx, layer, block, types)
+    return ctx.cycles(top) + Range.exact(steps) + ctx.cycles(step) + LOOP_OVERHEAD_CYCLES
+
+
+def _top_stage(cost: Cost, ctx: RuleContext, layer: Layer, units: int) -> Range:
+    """The largest lateral value of a map: a scan and a multiplexer."""
+    lateral_bits = ctx.type_bits(layer, 'lateral_accum')
     top = scan_stage(cost, ctx, units, lateral_bits)
     cost.logic_bits += lateral_bits * mux_luts(units)
-    multipliers = [Multiplier(units, activity_bits, lateral_bits)]
+    return top
+
+
+def _divider_lanes(cost: Cost, ctx: RuleContext, layer: Layer, lanes: int, types: ResomTypes) -> Range:
+    """`lanes` units' product (and add for 'sum'), restoring division and zero select; their delay."""
+    activity_bits, lateral_bits = ctx.type_bits(layer, 'activity'), ctx.type_bits(layer, 'lateral_accum')
+    stages, remainder_bits = types.activity.fractional + 1, types.remainder.width
+    multipliers = [Multiplier(lanes, activity_bits, lateral_bits)]
     cost.add_multipliers(multipliers)
-    cost.adder_bits += units * remainder_bits * (layer.attributes['combine'] == 'sum')
-    cost.adder_bits += units * stages * remainder_bits
-    cost.logic_bits += units * (stages * 2 * remainder_bits + activity_bits)
+    cost.adder_bits += lanes * remainder_bits * (layer.attributes['combine'] == 'sum')
+    cost.adder_bits += lanes * stages * remainder_bits
+    cost.logic_bits += lanes * (stages * 2 * remainder_bits + activity_bits)
     division = ctx.compare_ns(remainder_bits, stages)
-    return top + ctx.multiply_ns(multipliers) + ctx.add_ns(remainder_bits) + division
+    return ctx.multiply_ns(multipliers) + ctx.add_ns(remainder_bits) + division
 
 
 @estimator_rule(Kind.RESOM)
 def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Both SOM stages and activities, `iterations` unrolled rounds (lateral products, normalising
     divisions, winner scans), the global winner and the output. Latency: one region pipelined at
-    II = RF. Resource: the distance stages and (source 'all') the lateral products folded by RF, in
-    sequence with the rest; not pipelined as a whole."""
+    II = RF. Resource: the distance stages, (source 'all') the lateral products and the divisions folded
+    by RF, in sequence with the rest; not pipelined as a whole."""
     attributes, reuse_factor = layer.attributes, int(layer.attributes.get('reuse_factor', 1))
     folded, rounds = attributes.get('strategy') == 'resource', int(attributes['iterations'])
     maps, (types, tables) = _map_shapes(layer, ctx), layer_setup(layer, 'ap')
@@ -280,7 +307,10 @@ def resom(layer: Layer, ctx: RuleContext) -> LayerModel:
         else:
             folds = folds + folded_lateral_stage(cost, ctx, layer, activity_bits, lateral_memory)
         for shape in maps:
-            combine = combine.maximum(combine_stage(cost, ctx, layer, shape.n_units, types))
+            if folded:  # the maps' folds in sequence
+                folds = folds + folded_combine_stage(cost, ctx, layer, shape.n_units, types)
+            else:
+                combine = combine.maximum(combine_stage(cost, ctx, layer, shape.n_units, types))
     # winner scans whose result is read: the next round's (source 'bmu') and the output's
     scans = (rounds - 1) * (attributes['source'] == 'bmu') + (attributes['output'] != 'activities')
     for _ in range(scans):
@@ -331,7 +361,9 @@ def _resom_notes(layer: Layer, types: ResomTypes) -> list[str]:
         f'{types.activity.fractional + 1} compare-subtract stages; scans: a chain (high) or a tree (low)'
     ]
     if attributes.get('strategy') == 'resource':
-        notes.append(f'Resource: distances and lateral products folded by {attributes.get("reuse_factor", 1)}')
+        notes.append(
+            f'Resource: distances, lateral products and divisions folded by {attributes.get("reuse_factor", 1)}'
+        )
     return notes
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.backends.common.context import LoweringContext
+from hls4ml.backends.common.lowering_som import folded_strategy
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
@@ -70,6 +71,7 @@ def lower_resom_maps(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'table_size', str(tables[0].size)),
         ('unsigned', 'io_type', context.io_type),
         ('unsigned', 'reuse_factor', str(attributes.get('reuse_factor', 1))),
+        *folded_strategy(layer),
     ]
     _map_statics(impl, context, layer, tables)
     impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in TYPED]

@@ -10,7 +10,7 @@ from hls4ml.model import precision_maps, precision_resom_maps, reference
 from hls4ml.model import shape_rules as shapes
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.kinds.record import COMMON_KEYS, PRODUCT_KEYS, KindRecord, weights_of
+from hls4ml.model.kinds.record import PRODUCT_KEYS, KindRecord, weights_of
 from hls4ml.model.reference import resom_maps as maps_reference
 from hls4ml.model.reference.resom import layer_setup as resom_setup
 from hls4ml.model.reference.som import SOM_TOPOLOGIES
@@ -85,7 +85,7 @@ class Maps:
     )
 
     # ---- ReSOM: two SOMs (inputs x, y) and their lateral matrix; table_size: both activity tables;
-    # strategy: Resource folds both distance stages and the lateral products by the reuse factor ----
+    # strategy: Resource folds the distance stages, lateral products and divisions by the reuse factor --
 
     @staticmethod
     def _resom_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
@@ -114,7 +114,8 @@ class Maps:
         },
     )
 
-    # ---- ReSOMMaps: M >= 2 SOMs (inputs 0 .. M-1), one lateral matrix per pair; table_size: every table --
+    # ---- ReSOMMaps: M >= 2 SOMs (inputs 0 .. M-1), one lateral matrix per pair; table_size: every table;
+    # strategy: Resource folds every map's distances, the block matrix's lateral products and the divisions --
 
     @staticmethod
     def _resom_maps_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
@@ -131,7 +132,7 @@ class Maps:
     RESOM_MAPS = KindRecord(
         'ReSOMMaps',
         types={'result': 'auto', **dict.fromkeys(RESOM_MAPS_TYPES, 'auto')},
-        config_keys=(*COMMON_KEYS, 'ReuseFactor', 'TableSize'),
+        config_keys=(*PRODUCT_KEYS, 'TableSize'),
         output_shape=shapes.resom_maps_shape,
         precision_rule=precision_resom_maps.resom_maps,
         reference=_resom_maps_reference,
@@ -139,7 +140,7 @@ class Maps:
         # the distances, activities, lateral sums, labels and indices stay exact under a Model or layer
         # default precision (the weights take it); a setting naming the variable still overrides
         exact_types=('accum', 'lateral_accum', 'activity', 'label', 'result'),
-        settings=('reuse_factor', 'table_size'),
+        settings=('reuse_factor', 'strategy', 'table_size'),
         weight_shapes=shapes.resom_maps_weights,
         choices={
             'distance': RESOM_DISTANCES,

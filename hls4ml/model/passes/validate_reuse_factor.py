@@ -39,7 +39,7 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
     values are snapped to the nearest valid one (with a warning saying so), Latency values above the
     multiply count are lowered to it; a convolution's ParallelizationFactor divides its output pixels
     (else the nearest divisor is taken, with a warning); an Einsum or EinsumDense takes any value up
-    to its product count, and so does a Resource SOM or ReSOM (`folded_terms`). A convolution's matrix is
+    to its product count, and so does a Resource SOM, ReSOM or ReSOMMaps (`folded_terms`). A convolution's matrix is
     (filt_height * filt_width * n_chan) x n_filt (per channel for a depthwise one); a SOM with
     Implementation 'dense' has the n_in x n_units matrix of its scores; a MoE takes any RF up to its
     smaller expert product (n_in x n_out, or n_in x n_hidden and n_hidden x n_out).
@@ -52,7 +52,7 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
             _check_matrix(layer, products, 1, context, any_factor=True)
         elif layer.kind == Kind.SOM and layer.attributes.get('implementation') == 'dense':
             _check_matrix(layer, layer.attributes['n_in'], layer.attributes['n_units'], context)
-        elif layer.kind in (Kind.SOM, Kind.RESOM) and layer.attributes.get('strategy') == 'resource':
+        elif layer.kind in (Kind.SOM, Kind.RESOM, Kind.RESOM_MAPS) and layer.attributes.get('strategy') == 'resource':
             _check_fold(layer, context)
         elif layer.kind in (Kind.EINSUM, Kind.EINSUM_DENSE):  # any RF up to the products (a partial last block)
             _check_matrix(layer, graph_plan(graph, layer).products, 1, context, any_factor=True)
@@ -65,12 +65,17 @@ def validate_reuse_factor(graph: Graph, context: PassContext) -> None:
 
 
 def folded_terms(layer: Layer) -> int:
-    """The terms of the largest stage a Resource SOM or ReSOM folds by its reuse factor (nnet_som.h
-    som_fold): n_units * n_in distance terms per map and, for a ReSOM with source 'all', the
-    n_units_x * n_units_y lateral products. Any reuse factor up to it is valid (a partial last block)."""
+    """The terms of the largest stage a Resource SOM, ReSOM or ReSOMMaps folds by its reuse factor
+    (nnet_som.h som_fold): n_units * n_in distance terms per map and, for source 'all', the lateral
+    products: n_units_x * n_units_y (ReSOM), or the n_units^2 entries of the block matrix L of all the
+    maps' units (ReSOMMaps). Any reuse factor up to it is valid (a partial last block)."""
     attributes = layer.attributes
     if layer.kind == Kind.SOM:
         return attributes['n_units'] * attributes['n_in']
+    if layer.kind == Kind.RESOM_MAPS:
+        units = attributes['map_units']
+        terms = [n * width for n, width in zip(units, attributes['map_inputs'], strict=True)]
+        return max(terms + [sum(units) ** 2] * (attributes['source'] == 'all'))
     terms = [attributes['n_units_x'] * attributes['n_in'], attributes['n_units_y'] * attributes['n_in_y']]
     if attributes['source'] == 'all':
         terms.append(attributes['n_units_x'] * attributes['n_units_y'])

@@ -10,8 +10,9 @@
 //   gives 0, sum gives floor(act / 2). winner = first largest act'. Global winner: x's unless y's
 //   activity is strictly larger. On-chip learning kernels: nnet_som_learn.h.
 // Strategy: Latency pipelines the whole layer at II = reuse_factor; Resource folds both distance stages
-// (nnet_som.h som_fold) and, for source 'all', the lateral products (resom_folded_lateral) by
-// reuse_factor, the same writes in the same order: the same bits for every reuse factor.
+// (nnet_som.h som_fold), for source 'all' the lateral products (resom_folded_lateral), and the
+// normalising divisions (resom_combine) by reuse_factor, the same writes in the same order: the same
+// bits for every reuse factor.
 #ifndef NNET_RESOM_H_
 #define NNET_RESOM_H_
 
@@ -45,7 +46,7 @@ struct resom_config {
     static const int table_y_shift = 0;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
-    static const unsigned strategy = latency; // Resource: distances and lateral products folded by reuse_factor
+    static const unsigned strategy = latency; // Resource: distances, lateral products, divisions folded by RF
 };
 
 // The SOM view of one map, for the distance, BMU and activity functions of nnet_som.h.
@@ -198,33 +199,61 @@ inline void resom_lateral(const typename CONFIG_T::lateral_t lateral[CONFIG_T::n
     }
 }
 
+// One unit's new activity from its activity, its lateral input and the map's largest lateral value `top`
+// (product or mean, normalised by the exact division).
+template <class CONFIG_T>
+inline typename CONFIG_T::activity_t resom_combine_unit(const typename CONFIG_T::activity_t &act,
+                                                        const typename CONFIG_T::lateral_accum_t &lateral,
+                                                        const typename CONFIG_T::lateral_accum_t &top, bool active) {
+    NNET_INLINE
+    typedef typename CONFIG_T::remainder_t remainder_t;
+    remainder_t value = act; // no lateral input: the sum's mean is act / 2
+    remainder_t divisor = 2;
+    if (active && CONFIG_T::combine == resom_product) {
+        value = act * lateral;
+        divisor = top;
+    } else if (active) {
+        value = top * act + lateral;
+        divisor = top + top;
+    }
+    if (active || CONFIG_T::combine == resom_sum) {
+        return resom_divide<typename CONFIG_T::activity_t, remainder_t, CONFIG_T::activity_fraction>(value, divisor);
+    }
+    return 0;
+}
+
+// The fold of the Resource combination of a map of N units: block_factor dividers, steps steps.
+template <class CONFIG_T, unsigned N> struct resom_combine_fold {
+    static const unsigned block_factor = ceil_div(N, CONFIG_T::reuse_factor);
+    static const unsigned steps = ceil_div(N, block_factor);
+};
+
 // One map's new activities from its activities and its lateral input (product or mean, normalised).
+// Latency: N dividers unrolled. Resource: ceil(N / reuse_factor) dividers, one unit each per step at
+// II = 1; every unit's division is independent of the others, so the bits are the same.
 template <class CONFIG_T, unsigned N>
 inline void resom_combine(typename CONFIG_T::activity_t act[N], const typename CONFIG_T::lateral_accum_t lateral[N]) {
     NNET_INLINE
-    typedef typename CONFIG_T::remainder_t remainder_t;
-    typedef typename CONFIG_T::activity_t activity_t;
     typedef typename CONFIG_T::lateral_accum_t lateral_accum_t;
-    static const unsigned bits = CONFIG_T::activity_fraction;
+    typedef resom_combine_fold<CONFIG_T, N> fold;
     const lateral_accum_t top = lateral[resom_first_largest<lateral_accum_t, N>(lateral)];
     const bool active = is_positive(top);
-    const remainder_t two = 2;
+    if (CONFIG_T::strategy == resource) {
+        for (unsigned step = 0; step < fold::steps; step++) {
+            NNET_PIPELINE(1)
+            NNET_UNROLL
+            for (unsigned m = 0; m < fold::block_factor; m++) {
+                const unsigned n = step * fold::block_factor + m;
+                if (n < N) {
+                    act[n] = resom_combine_unit<CONFIG_T>(act[n], lateral[n], top, active);
+                }
+            }
+        }
+        return;
+    }
     NNET_UNROLL
     for (unsigned n = 0; n < N; n++) {
-        remainder_t value = act[n]; // no lateral input: the sum's mean is act / 2
-        remainder_t divisor = two;
-        if (active && CONFIG_T::combine == resom_product) {
-            value = act[n] * lateral[n];
-            divisor = top;
-        } else if (active) {
-            value = top * act[n] + lateral[n];
-            divisor = top + top;
-        }
-        if (active || CONFIG_T::combine == resom_sum) {
-            act[n] = resom_divide<activity_t, remainder_t, bits>(value, divisor);
-        } else {
-            act[n] = 0;
-        }
+        act[n] = resom_combine_unit<CONFIG_T>(act[n], lateral[n], top, active);
     }
 }
 

@@ -9,6 +9,10 @@
 //   lateral[u] = sum_m L[u][offset_m + winner_m] (source 'bmu': the other maps' winners' columns)
 // in lateral_accum_t, exact, so the zero blocks and the order change nothing. Global winner: the first
 // largest of the maps' winner activities, map 0 first (ties: the lower map).
+// Strategy: Latency pipelines the whole layer at II = reuse_factor; Resource folds every map's distance
+// stage (nnet_som.h som_fold, per map), for source 'all' the lateral products of L
+// (resom_maps_folded_lateral), and every map's normalising divisions (nnet_resom.h resom_combine) by
+// reuse_factor: the same writes in the same order, the same bits for every reuse factor.
 #ifndef NNET_RESOM_MAPS_H_
 #define NNET_RESOM_MAPS_H_
 
@@ -33,6 +37,7 @@ struct resom_maps_config {
     static const unsigned table_size = 1024;
     static const unsigned io_type = io_parallel;
     static const unsigned reuse_factor = 1;
+    static const unsigned strategy = latency; // Resource: distances, lateral products, divisions folded by RF
 };
 
 // The SOM view of map `Map` (for resom_afferent): its sizes, offsets and table types.
@@ -52,7 +57,7 @@ template <class CONFIG_T, unsigned Map> struct resom_maps_map;
         static const unsigned distance = CONFIG_T::distance;                                                      \
         static const unsigned table_size = CONFIG_T::table_size;                                                  \
         static const int table_shift = CONFIG_T::table_shift_##M;                                                 \
-        static const unsigned strategy = latency; /* ReSOMMaps: Latency only (II = reuse_factor) */              \
+        static const unsigned strategy = CONFIG_T::strategy;                                                      \
         static const unsigned reuse_factor = CONFIG_T::reuse_factor;                                              \
     };
 
@@ -83,8 +88,41 @@ inline void resom_maps_afferents(const typename CONFIG_T::codebook_t codebooks[C
     resom_maps_afferents<CONFIG_T, Map + 1>(codebooks, tables, act, winners, rest...);
 }
 
-// Every unit's lateral input: its row of L times the activities ('all'), or the sum of its row's entries
-// at the maps' winners ('bmu'; the own map's entry is 0).
+// The fold of the Resource lateral products: the n_units * n_units entries of L in reuse_factor blocks.
+template <class CONFIG_T> struct resom_maps_lateral_fold {
+    static const unsigned n_terms = CONFIG_T::n_units * CONFIG_T::n_units;
+    static const unsigned block_factor = ceil_div(n_terms, CONFIG_T::reuse_factor);
+};
+
+// Resource, source 'all': L walked row-major, block_factor entries per step, reuse_factor steps at II = 1.
+// Entry k adds L[k] * act[k % n_units] to result[k / n_units]: every sum keeps its terms in increasing
+// order, so the bits are those of the unrolled sums for every reuse factor. The zero blocks are walked
+// too (their products add exact zeros): one walk of the whole matrix keeps the step's lanes uniform.
+template <class CONFIG_T>
+inline void resom_maps_folded_lateral(const typename CONFIG_T::lateral_t matrix[CONFIG_T::n_units * CONFIG_T::n_units],
+                                      const typename CONFIG_T::activity_t act[CONFIG_T::n_units],
+                                      typename CONFIG_T::lateral_accum_t result[CONFIG_T::n_units]) {
+    NNET_INLINE
+    typedef resom_maps_lateral_fold<CONFIG_T> fold;
+    constexpr unsigned block_factor = fold::block_factor;
+    NNET_UNROLL
+    for (unsigned u = 0; u < CONFIG_T::n_units; u++) {
+        result[u] = 0;
+    }
+    for (unsigned step = 0; step < CONFIG_T::reuse_factor; step++) {
+        NNET_PIPELINE(1)
+        NNET_UNROLL
+        for (unsigned m = 0; m < block_factor; m++) {
+            const unsigned k = step * block_factor + m;
+            if (k < fold::n_terms) {
+                result[k / CONFIG_T::n_units] += matrix[k] * act[k % CONFIG_T::n_units];
+            }
+        }
+    }
+}
+
+// Every unit's lateral input: its row of L times the activities ('all'; Resource: folded), or the sum of
+// its row's entries at the maps' winners ('bmu'; the own map's entry is 0).
 template <class CONFIG_T>
 inline void resom_maps_lateral(const typename CONFIG_T::lateral_t matrix[CONFIG_T::n_units * CONFIG_T::n_units],
                                const typename CONFIG_T::activity_t act[CONFIG_T::n_units],
@@ -92,6 +130,10 @@ inline void resom_maps_lateral(const typename CONFIG_T::lateral_t matrix[CONFIG_
                                typename CONFIG_T::lateral_accum_t result[CONFIG_T::n_units]) {
     NNET_INLINE
     static const unsigned n = CONFIG_T::n_units;
+    if (CONFIG_T::source == resom_all && CONFIG_T::strategy == resource) {
+        resom_maps_folded_lateral<CONFIG_T>(matrix, act, result);
+        return;
+    }
     NNET_UNROLL
     for (unsigned u = 0; u < n; u++) {
         typename CONFIG_T::lateral_accum_t acc = 0;
@@ -127,6 +169,11 @@ template <class CONFIG_T, unsigned Map, bool Done = (Map >= CONFIG_T::n_maps)> s
         }
         resom_maps_each<CONFIG_T, Map + 1>::mark(winners, winning);
     }
+    // the largest block factor of the maps' folded distance stages (Resource)
+    static const unsigned block_factor = som_fold<resom_maps_map<CONFIG_T, Map>>::block_factor >
+                                                 resom_maps_each<CONFIG_T, Map + 1>::block_factor
+                                             ? som_fold<resom_maps_map<CONFIG_T, Map>>::block_factor
+                                             : resom_maps_each<CONFIG_T, Map + 1>::block_factor;
     // the first unit of map `map` in the concatenation
     static unsigned offset(unsigned map) {
         return map == Map ? resom_maps_map<CONFIG_T, Map>::offset : resom_maps_each<CONFIG_T, Map + 1>::offset(map);
@@ -136,16 +183,19 @@ template <class CONFIG_T, unsigned Map, bool Done = (Map >= CONFIG_T::n_maps)> s
 template <class CONFIG_T, unsigned Map> struct resom_maps_each<CONFIG_T, Map, true> {
     static void combine(typename CONFIG_T::activity_t[], const typename CONFIG_T::lateral_accum_t[], unsigned[]) {}
     static void mark(const unsigned[], bool[]) {}
+    static const unsigned block_factor = 1;
     static unsigned offset(unsigned) { return 0; }
 };
 
+// The layer; resom_maps() below picks its schedule.
 template <class res_T, class CONFIG_T, class... data_T>
-void resom_maps(res_T res[CONFIG_T::n_out], const typename CONFIG_T::codebook_t codebooks[CONFIG_T::n_codebook],
-                const typename CONFIG_T::lateral_t matrix[CONFIG_T::n_units * CONFIG_T::n_units],
-                const typename CONFIG_T::label_t labels[CONFIG_T::n_units],
-                const typename CONFIG_T::activity_t tables[CONFIG_T::n_maps * CONFIG_T::table_size],
-                const data_T *...data) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
+inline void resom_maps_stages(res_T res[CONFIG_T::n_out],
+                              const typename CONFIG_T::codebook_t codebooks[CONFIG_T::n_codebook],
+                              const typename CONFIG_T::lateral_t matrix[CONFIG_T::n_units * CONFIG_T::n_units],
+                              const typename CONFIG_T::label_t labels[CONFIG_T::n_units],
+                              const typename CONFIG_T::activity_t tables[CONFIG_T::n_maps * CONFIG_T::table_size],
+                              const data_T *...data) {
+    NNET_INLINE
     static_assert(sizeof...(data_T) == CONFIG_T::n_maps, "resom_maps: one input per map");
     typedef resom_maps_each<CONFIG_T, 0> each;
     typename CONFIG_T::activity_t act[CONFIG_T::n_units];
@@ -189,6 +239,48 @@ void resom_maps(res_T res[CONFIG_T::n_out], const typename CONFIG_T::codebook_t 
         res[0] = winner;
     } else {
         res[0] = labels[winner];
+    }
+}
+
+// Latency: the whole layer pipelined at II = reuse_factor.
+template <class res_T, class CONFIG_T, class... data_T>
+void resom_maps_pipelined(res_T res[CONFIG_T::n_out], const typename CONFIG_T::codebook_t codebooks[CONFIG_T::n_codebook],
+                          const typename CONFIG_T::lateral_t matrix[CONFIG_T::n_units * CONFIG_T::n_units],
+                          const typename CONFIG_T::label_t labels[CONFIG_T::n_units],
+                          const typename CONFIG_T::activity_t tables[CONFIG_T::n_maps * CONFIG_T::table_size],
+                          const data_T *...data) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    resom_maps_stages<res_T, CONFIG_T, data_T...>(res, codebooks, matrix, labels, tables, data...);
+}
+
+// Resource: not pipelined as a whole (that would unroll the folds); the folds' steps are, at II = 1. The
+// codebooks share one array, reshaped cyclically by the largest map's block factor (a smaller map's step
+// may then read two words); L is reshaped by the lateral fold's block factor.
+template <class res_T, class CONFIG_T, class... data_T>
+void resom_maps_folded(res_T res[CONFIG_T::n_out], const typename CONFIG_T::codebook_t codebooks[CONFIG_T::n_codebook],
+                       const typename CONFIG_T::lateral_t matrix[CONFIG_T::n_units * CONFIG_T::n_units],
+                       const typename CONFIG_T::label_t labels[CONFIG_T::n_units],
+                       const typename CONFIG_T::activity_t tables[CONFIG_T::n_maps * CONFIG_T::table_size],
+                       const data_T *...data) {
+    constexpr unsigned codebook_factor = resom_maps_each<CONFIG_T, 0>::block_factor;
+    constexpr unsigned lateral_factor = resom_maps_lateral_fold<CONFIG_T>::block_factor;
+    NNET_ARRAY_RESHAPE_CYCLIC(codebooks, codebook_factor)
+    NNET_ARRAY_RESHAPE_CYCLIC(matrix, lateral_factor)
+    (void)codebook_factor, (void)lateral_factor; // read by the pragmas only (none in C-simulation)
+    resom_maps_stages<res_T, CONFIG_T, data_T...>(res, codebooks, matrix, labels, tables, data...);
+}
+
+template <class res_T, class CONFIG_T, class... data_T>
+void resom_maps(res_T res[CONFIG_T::n_out], const typename CONFIG_T::codebook_t codebooks[CONFIG_T::n_codebook],
+                const typename CONFIG_T::lateral_t matrix[CONFIG_T::n_units * CONFIG_T::n_units],
+                const typename CONFIG_T::label_t labels[CONFIG_T::n_units],
+                const typename CONFIG_T::activity_t tables[CONFIG_T::n_maps * CONFIG_T::table_size],
+                const data_T *...data) {
+    NNET_INLINE
+    if (CONFIG_T::strategy == resource) {
+        resom_maps_folded<res_T, CONFIG_T, data_T...>(res, codebooks, matrix, labels, tables, data...);
+    } else {
+        resom_maps_pipelined<res_T, CONFIG_T, data_T...>(res, codebooks, matrix, labels, tables, data...);
     }
 }
 

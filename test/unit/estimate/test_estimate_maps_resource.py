@@ -100,3 +100,18 @@ def test_a_reuse_factor_that_is_not_a_positive_integer_is_refused_by_name(reuse)
     config['HLSConfig']['LayerName']['som'].update(Strategy='Resource', ReuseFactor=reuse)
     with pytest.raises(ValueError, match=r"\['som'\]\['ReuseFactor'\] must be a positive integer"):
         ModelGraph(config, graph, origin)
+
+
+def test_resource_resom_folds_its_divisions() -> None:
+    """Two 4x4 maps over 8 inputs, source 'bmu' (no lateral products): under Resource the 32 exact
+    divisions fold to ceil(16 / RF) dividers per map, so LUTs fall with the reuse factor, while
+    Latency's stay; the note names the folded divisions."""
+    rng = np.random.default_rng(7)
+    graph, origin = resom_graph(
+        rng.random((16, 8)), (4, 4), rng.random((16, 8)), (4, 4), rng.random((16, 16)), source='bmu', output='index'
+    )
+    luts = {reuse: _row(_model(graph, origin, 'resom', 'Resource', reuse), 'resom') for reuse in (1, 4, 16)}
+    assert luts[1].resources['LUT'].high > 2 * luts[4].resources['LUT'].high > 2 * luts[16].resources['LUT'].high
+    latency = [_row(_model(graph, origin, 'resom', 'Latency', reuse), 'resom') for reuse in (1, 16)]
+    assert latency[0].resources['LUT'] == latency[1].resources['LUT']
+    assert any('divisions folded by 16' in note for note in luts[16].notes)
