@@ -53,7 +53,7 @@ class Learner:
 
     def __init__(self, model: ModelGraph, layer_name: str) -> None:
         self.model = model
-        self.layer = _find_layer(model, layer_name)
+        self.layer = find_layer(model, layer_name)
         if self.layer.kind != self.kind:
             raise ValueError(f'{self.layer.describe()}: {type(self).__name__} learns {self.kind} layers only')
         self.family = model.backend.family
@@ -157,7 +157,7 @@ class SOMLearner(Learner):
         defaults to max(rows, cols) / 2; shuffle visits each epoch in a seeded permutation. Returns the
         BMUs of all steps."""
         samples = self._samples(x, self.n_in, 'x')
-        order = _visit_order(len(samples), _epochs(epochs, self.layer), shuffle, seed)
+        order = _visit_order(len(samples), epoch_count(epochs, self.layer), shuffle, seed)
         sigma = max(self.grid) / 2.0 if sigma is None else sigma
         rates = schedules.per_step(schedule, rate, final_rate, epochs, len(samples))
         sigmas = schedules.per_step(schedule, sigma, final_sigma, epochs, len(samples))
@@ -238,7 +238,7 @@ class ReSOMLearner(Learner):
 
     def fit(self, x: Any, y: Any, epochs: int = 1, rate: float = 0.01, rule: str = 'hebb') -> np.ndarray:
         """`epochs` passes over the paired samples at a constant rate; returns the BMUs of all steps."""
-        count = _epochs(epochs, self.layer)
+        count = epoch_count(epochs, self.layer)
         x_all, y_all = (np.concatenate([np.asarray(values)] * count) for values in (x, y))
         return self.hebbian_step(x_all, y_all, rate, rule)
 
@@ -271,20 +271,14 @@ class ReSOMLearner(Learner):
         )
 
 
-def learner_for(model: ModelGraph, layer_name: str) -> SOMLearner | ReSOMLearner:
-    """The learner of a SOM (Kohonen) or ReSOM (Hebbian) layer of a compiled model."""
-    layer = _find_layer(model, layer_name)
-    if layer.kind == Kind.SOM:
-        return SOMLearner(model, layer_name)
-    if layer.kind == Kind.RESOM:
-        return ReSOMLearner(model, layer_name)
-    raise ValueError(f'{layer.describe()}: on-chip learning is for SOM and ReSOM layers, not {layer.kind}')
-
-
-def _find_layer(model: ModelGraph, layer_name: str) -> Layer:
+def find_layer(model: ModelGraph, layer_name: str) -> Layer:
+    """The layer of that name; a ValueError listing the model's learnable layers when there is none."""
     if layer_name not in model.graph.layers:
-        learnable = [name for name, layer in model.graph.layers.items() if layer.kind in (Kind.SOM, Kind.RESOM)]
-        raise ValueError(f'no layer {layer_name!r} in the model; its SOM and ReSOM layers: {learnable or "none"}')
+        kinds = (Kind.SOM, Kind.RESOM, Kind.RESOM_MAPS)
+        learnable = [name for name, layer in model.graph.layers.items() if layer.kind in kinds]
+        raise ValueError(
+            f'no layer {layer_name!r} in the model; its SOM, ReSOM and ReSOMMaps layers: {learnable or "none"}'
+        )
     return model.graph.layers[layer_name]
 
 
@@ -295,7 +289,8 @@ def _numeric(value: Any) -> bool:
         return False
 
 
-def _epochs(epochs: Any, layer: Layer) -> int:
+def epoch_count(epochs: Any, layer: Layer) -> int:
+    """`epochs` as an int, refused (naming the layer) unless a positive integer."""
     if isinstance(epochs, bool) or not isinstance(epochs, (int, np.integer)) or epochs < 1:
         raise ValueError(f'{layer.describe()}: epochs must be a positive integer, got {epochs!r}')
     return int(epochs)

@@ -1,6 +1,7 @@
 """The learning top functions of a project (docs/som.md, "On-chip learning"): one per SOM layer (a
-Kohonen step of its codebook, spec A.8) and one per ReSOM layer (a Hebbian step of its lateral matrix,
-spec A.9), as data for `common/firmware/learn.cpp.j2` and the bridge.
+Kohonen step of its codebook, spec A.8), one per ReSOM layer (a Hebbian step of its lateral matrix,
+spec A.9) and one per ReSOMMaps layer (a Hebbian step of every pair matrix H_ij from the M maps'
+afferent activities), as data for `common/firmware/learn.cpp.j2` and the bridge.
 
 The learned state (codebook, lateral matrix) is an in-out argument of the top function, so hardware
 holds it in a memory it reads and writes; the rates and neighbourhood tables are inputs (their
@@ -17,13 +18,27 @@ from hls4ml.backends.common.records import LayerImpl
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.learning_types import hebbian_types, kohonen_types, learnable
+from hls4ml.model.reference.resom_maps import offsets, pairs
+
+
+@dataclass(frozen=True)
+class PairStep:
+    """One pair (i, j) of a ReSOMMaps learning step: its sizes and where its units and its matrix start."""
+
+    i: int
+    j: int
+    n_x: int
+    n_y: int
+    unit_offset_x: int  # first unit of map i in the concatenated activities
+    unit_offset_y: int
+    state_offset: int  # first value of H_ij in the concatenated pair matrices
 
 
 @dataclass
 class LearnTop:
     """One learning top function: its name, its config struct and what the bridge converts."""
 
-    kind: str  # 'kohonen' (SOM) or 'hebbian' (ReSOM)
+    kind: str  # 'kohonen' (SOM), 'hebbian' (ReSOM) or 'hebbian_maps' (ReSOMMaps)
     layer: str
     function: str  # <project>_learn_<layer>
     struct: str  # learn_config<index>
@@ -35,6 +50,9 @@ class LearnTop:
     grid: tuple[int, int] = (1, 1)  # Kohonen: the neighbourhood tables' sizes
     resom_struct: str = ''  # Hebbian: the layer's inference config and arrays (wx, wy, ax, ay)
     resom_arrays: tuple[str, ...] = ()
+    pairs: list[PairStep] = field(default_factory=list)  # ReSOMMaps: every pair matrix, in storage order
+    input_offsets: list[int] = field(default_factory=list)  # ReSOMMaps: each map's input in a bridge sample
+    summary: str = ''  # what one step does (a comment of the header)
 
 
 def learning_tops(project_name: str, context: LoweringContext, impls: list[LayerImpl]) -> list[LearnTop]:
@@ -46,6 +64,8 @@ def learning_tops(project_name: str, context: LoweringContext, impls: list[Layer
             tops.append(_kohonen_top(project_name, context, layer))
         elif layer.kind == Kind.RESOM:
             tops.append(_hebbian_top(project_name, context, layer, lowered[layer.name]))
+        elif layer.kind == Kind.RESOM_MAPS:
+            tops.append(_hebbian_maps_top(project_name, context, layer, lowered[layer.name]))
     return tops
 
 
@@ -69,6 +89,7 @@ def _kohonen_top(project_name: str, context: LoweringContext, layer: Layer) -> L
     ]
     top.inputs = [(context.input_type_name(layer), attributes['n_in'])]
     top.state_size, top.grid = attributes['n_units'] * attributes['n_in'], (rows, cols)
+    top.summary = 'a Kohonen step of its codebook'
     return top
 
 
@@ -86,10 +107,40 @@ def _hebbian_top(project_name: str, context: LoweringContext, layer: Layer, impl
     top.inputs = [
         (context.input_type_name(layer, side), context.graph.tensors[layer.inputs[side]].size) for side in (0, 1)
     ]
-    top.state_size = n_x * n_y
+    top.state_size, top.summary = n_x * n_y, 'a Hebbian step of its lateral matrix'
     top.resom_struct = impl.struct
     top.resom_arrays = tuple(f'{prefix}{index}' for prefix in ('wx', 'wy', 'ax', 'ay'))
     missing = [name for name in top.resom_arrays if name not in impl.arguments]
     if missing:  # the ReSOM lowering renamed its arrays: say so rather than write a project that does not compile
+        raise ValueError(f'{layer.describe()}: the learning top function cannot find the arrays {missing}')
+    return top
+
+
+def _hebbian_maps_top(project_name: str, context: LoweringContext, layer: Layer, impl: LayerImpl) -> LearnTop:
+    """The Hebbian step of every pair matrix of a ReSOMMaps layer, reading the layer's codebooks and
+    activity tables (wm, am) for the M maps' afferent activities."""
+    types, units = hebbian_types(layer), tuple(layer.attributes['map_units'])
+    index = context.index[layer.name]
+    top = LearnTop(
+        'hebbian_maps', layer.name, f'{project_name}_learn_{layer.name}', f'learn_config{index}', 'nnet::hebbian_config'
+    )
+    top.statics = [('unsigned', 'n_maps', str(len(units))), ('unsigned', 'n_units', str(sum(units)))]
+    top.typedefs = [
+        (f'{var}_t', getattr(types, var).spelling(context.family)) for var in ('lateral', 'activity', 'rate')
+    ]
+    top.inputs = [
+        (context.input_type_name(layer, side), context.graph.tensors[name].size)
+        for side, name in enumerate(layer.inputs)
+    ]
+    top.input_offsets = offsets(tuple(size for _, size in top.inputs))
+    starts, state = offsets(units), 0
+    for i, j in pairs(len(units)):
+        top.pairs.append(PairStep(i, j, units[i], units[j], starts[i], starts[j], state))
+        state += units[i] * units[j]
+    top.state_size, top.summary = state, 'a Hebbian step of every pair matrix'
+    top.resom_struct = impl.struct
+    top.resom_arrays = (f'wm{index}', f'am{index}')
+    missing = [name for name in top.resom_arrays if name not in impl.arguments]
+    if missing:  # the ReSOMMaps lowering renamed its arrays: say so rather than write a project that does not compile
         raise ValueError(f'{layer.describe()}: the learning top function cannot find the arrays {missing}')
     return top
