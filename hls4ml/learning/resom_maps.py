@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from hls4ml.csim.learning import HEBBIAN_RULE_CODES, run_hebbian_maps
-from hls4ml.learning.learners import Learner, LearningWarning, ModelGraph, epoch_count
+from hls4ml.learning.learners import LearningWarning, ModelGraph, epoch_count
+from hls4ml.learning.map_kohonen import MapKohonen
 from hls4ml.model.fixed import quantize
 from hls4ml.model.kinds import Kind
 from hls4ml.model.learning_types import hebbian_types
@@ -27,10 +28,11 @@ from hls4ml.model.reference.resom_maps import block_matrix, pairs
 from hls4ml.model.types import FixedPrecisionType
 
 
-class ReSOMMapsLearner(Learner):
+class ReSOMMapsLearner(MapKohonen):
     """Hebbian learning (spec A.9) of every pair matrix of one ReSOMMaps layer on the compiled firmware:
     rules 'hebb' (H_ij += rate a^i a^j^T), 'oja' (H_ij[u, v] += rate (a^i_u a^j_v - (a^j_v)^2 H_ij[u, v]))
-    and 'bmu' (H_ij[winner_i, winner_j] += rate), the winners those of the afferent activities."""
+    and 'bmu' (H_ij[winner_i, winner_j] += rate), the winners those of the afferent activities; and the
+    Kohonen learning of each map (`kohonen_step`, `kohonen_fit`, `codebooks`)."""
 
     kind = Kind.RESOM_MAPS
 
@@ -44,6 +46,7 @@ class ReSOMMapsLearner(Learner):
             pair: quantize(self.layer.weights[f'lateral_{pair[0]}_{pair[1]}'], self.types.lateral, self.family).value
             for pair in self.pairs
         }
+        self._start_maps()
 
     @property
     def laterals(self) -> dict[tuple[int, int], np.ndarray]:
@@ -56,6 +59,7 @@ class ReSOMMapsLearner(Learner):
         map, rate is in (0, 1] (a scalar or one per sample); returns the (n, n_maps) afferent winners."""
         if rule not in HEBBIAN_RULE_CODES:
             raise ValueError(f'{self.layer.describe()}: unknown Hebbian rule {rule!r}; expected hebb, oja or bmu')
+        self._refuse_stale_codebooks()
         samples = self._map_samples(xs)
         rates = self._per_sample(rate, len(samples), 'rate', 1.0)
         state = np.ascontiguousarray(np.concatenate([values.reshape(-1) for values in self._laterals.values()]))
@@ -76,10 +80,11 @@ class ReSOMMapsLearner(Learner):
         return self.hebbian_step(self._split(np.concatenate([samples] * count)), rate, rule)
 
     def apply(self, labels: Any = None) -> None:
-        """Put the learned pair matrices (and new labels) into the model; the next compile()/predict() use
-        them. The lateral input type is widened (LearningWarning) if the learned sums overflow it."""
+        """Put the learned pair matrices and codebooks (and new labels) into the model; the next
+        compile()/predict() use them. The shared distance type is widened (LearningWarning) where a
+        learned codebook's distances no longer fit it, the lateral input type where the learned sums overflow it."""
         weights = {f'lateral_{i}_{j}': values for (i, j), values in self.laterals.items()}
-        weights.update(self._new_labels(labels))
+        weights.update({**self._new_labels(labels), **self._codebook_weights()})
         self._widen_lateral_input()
         self.model.update_weights(self.layer.name, weights)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hls4ml.learning.learners import ModelGraph, ReSOMLearner, SOMLearner, find_layer
+from hls4ml.learning.learners import ModelGraph, SOMLearner, find_layer
+from hls4ml.learning.resom import ReSOMLearner
 from hls4ml.learning.resom_maps import ReSOMMapsLearner
 from hls4ml.model.kinds import Kind
 

@@ -1,7 +1,8 @@
 """The learning top functions of a project (docs/som.md, "On-chip learning"): one per SOM layer (a
 Kohonen step of its codebook, spec A.8), one per ReSOM layer (a Hebbian step of its lateral matrix,
 spec A.9) and one per ReSOMMaps layer (a Hebbian step of every pair matrix H_ij from the M maps'
-afferent activities), as data for `common/firmware/learn.cpp.j2` and the bridge.
+afferent activities), and for each map of a ReSOM or ReSOMMaps layer a Kohonen step of its codebook
+(the SOM's top, reading that map's input), as data for `common/firmware/learn.cpp.j2` and the bridge.
 
 The learned state (codebook, lateral matrix) is an in-out argument of the top function, so hardware
 holds it in a memory it reads and writes; the rates and neighbourhood tables are inputs (their
@@ -17,7 +18,15 @@ from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.records import LayerImpl
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.learning_types import hebbian_types, kohonen_types, learnable
+from hls4ml.model.learning_types import (
+    LEARNED_DISTANCES,
+    KohonenTypes,
+    hebbian_types,
+    kohonen_types,
+    learnable,
+    map_kohonen_types,
+    map_parts,
+)
 from hls4ml.model.reference.resom_maps import offsets, pairs
 
 
@@ -53,6 +62,10 @@ class LearnTop:
     pairs: list[PairStep] = field(default_factory=list)  # ReSOMMaps: every pair matrix, in storage order
     input_offsets: list[int] = field(default_factory=list)  # ReSOMMaps: each map's input in a bridge sample
     summary: str = ''  # what one step does (a comment of the header)
+    solution: str = ''  # the synthesis solution's name (the layer's, or <layer>_map<m> for a map's Kohonen top)
+
+    def __post_init__(self) -> None:
+        self.solution = self.solution or self.layer
 
 
 def learning_tops(project_name: str, context: LoweringContext, impls: list[LayerImpl]) -> list[LearnTop]:
@@ -64,32 +77,56 @@ def learning_tops(project_name: str, context: LoweringContext, impls: list[Layer
             tops.append(_kohonen_top(project_name, context, layer))
         elif layer.kind == Kind.RESOM:
             tops.append(_hebbian_top(project_name, context, layer, lowered[layer.name]))
+            tops += _map_kohonen_tops(project_name, context, layer)
         elif layer.kind == Kind.RESOM_MAPS:
             tops.append(_hebbian_maps_top(project_name, context, layer, lowered[layer.name]))
+            tops += _map_kohonen_tops(project_name, context, layer)
     return tops
 
 
 def _kohonen_top(project_name: str, context: LoweringContext, layer: Layer) -> LearnTop:
-    types, attributes = kohonen_types(context.graph, layer), layer.attributes
-    rows, cols = attributes['grid']
-    index, spell = context.index[layer.name], context.family
+    rows, cols = layer.attributes['grid']
     top = LearnTop(
-        'kohonen', layer.name, f'{project_name}_learn_{layer.name}', f'learn_config{index}', 'nnet::kohonen_config'
+        'kohonen', layer.name, f'{project_name}_learn_{layer.name}', f'learn_config{context.index[layer.name]}', ''
     )
+    return _fill_kohonen(top, context, layer, kohonen_types(context.graph, layer), (rows, cols), 0)
+
+
+def _map_kohonen_tops(project_name: str, context: LoweringContext, layer: Layer) -> list[LearnTop]:
+    """A Kohonen top per map of a ReSOM or ReSOMMaps layer (none when its distance cannot learn)."""
+    if layer.attributes['distance'] not in LEARNED_DISTANCES:
+        return []
+    tops, index = [], context.index[layer.name]
+    for part, view in enumerate(map_parts(layer)):
+        name = f'{layer.name}_map{part}'
+        top = LearnTop('kohonen', layer.name, f'{project_name}_learn_{name}', f'learn_config{index}_map{part}', '')
+        top.solution = name
+        types = map_kohonen_types(context.graph, layer, part)
+        tops.append(_fill_kohonen(top, context, layer, types, view.grid, part))
+    return tops
+
+
+def _fill_kohonen(
+    top: LearnTop, context: LoweringContext, layer: Layer, types: KohonenTypes, grid: tuple[int, int], part: int
+) -> LearnTop:
+    """The config of a Kohonen step over `grid` reading input `part` of the layer."""
+    rows, cols = grid
+    n_in = context.graph.tensors[layer.inputs[part]].size
+    top.base = 'nnet::kohonen_config'
     top.statics = [
-        ('unsigned', 'n_in', str(attributes['n_in'])),
-        ('unsigned', 'n_units', str(attributes['n_units'])),
+        ('unsigned', 'n_in', str(n_in)),
+        ('unsigned', 'n_units', str(rows * cols)),
         ('unsigned', 'n_rows', str(rows)),
         ('unsigned', 'n_cols', str(cols)),
-        ('unsigned', 'distance', f'nnet::som_{attributes["distance"]}'),
+        ('unsigned', 'distance', f'nnet::som_{layer.attributes["distance"]}'),
     ]
     top.typedefs = [
-        (f'{var}_t', getattr(types, var).spelling(spell))
+        (f'{var}_t', getattr(types, var).spelling(context.family))
         for var in ('accum', 'codebook', 'neighbourhood', 'rate', 'factor')
     ]
-    top.inputs = [(context.input_type_name(layer), attributes['n_in'])]
-    top.state_size, top.grid = attributes['n_units'] * attributes['n_in'], (rows, cols)
-    top.summary = 'a Kohonen step of its codebook'
+    top.inputs = [(context.input_type_name(layer, part), n_in)]
+    top.state_size, top.grid = rows * cols * n_in, (rows, cols)
+    top.summary = 'a Kohonen step of its codebook' if top.solution == layer.name else f'a Kohonen step of map {part}'
     return top
 
 
