@@ -32,7 +32,10 @@ def _soms(xs: list[np.ndarray], grids: list[tuple[int, int]]) -> list[MiniSom]:
     return soms
 
 
-def _resom(tmp_path):
+@pytest.fixture(scope='module')
+def resom_model(tmp_path_factory):
+    """One compiled two-map ReSOM for the tests that do not apply(): each takes its own learner."""
+    tmp_path = tmp_path_factory.mktemp('map_kohonen')
     xs, grids = [_data(20, 50, 4), _data(21, 50, 3)], [(2, 3), (2, 2)]
     som_x, som_y = _soms(xs, grids)
     config = {'Model': {'Precision': 'fixed<16,6>'}, 'LayerName': {'resom': {'Precision': {'lateral': 'ufixed<16,4>'}}}}
@@ -58,8 +61,8 @@ def _float_kohonen(start: np.ndarray, samples: np.ndarray, rates, sigmas, grid: 
 
 
 @pytest.mark.parametrize('part', [0, 1])
-def test_resom_map_kohonen_equals_the_twin_and_the_float_definition(tmp_path, part: int) -> None:
-    model, xs, grids = _resom(tmp_path)
+def test_resom_map_kohonen_equals_the_twin_and_the_float_definition(resom_model, part: int) -> None:
+    model, xs, grids = resom_model
     learner = model.learner('resom')
     types, before = learner.map_types(part), learner.codebooks
     start = before[part]
@@ -83,8 +86,8 @@ def test_resom_map_kohonen_equals_the_twin_and_the_float_definition(tmp_path, pa
     assert np.abs(learner.codebooks[part] - expected).max() <= len(rates) * per_step
 
 
-def test_map_learning_input_is_checked_and_stale_hebbian_refused(tmp_path) -> None:
-    model, xs, _ = _resom(tmp_path)
+def test_map_learning_input_is_checked_and_stale_hebbian_refused(resom_model) -> None:
+    model, xs, _ = resom_model
     learner = model.learner('resom')
     with pytest.raises(ValueError, match=r'map must be an integer in 0 \.\. 1, got 2'):
         learner.kohonen_step(2, xs[0], 0.5, 1.0)
