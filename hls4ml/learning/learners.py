@@ -10,7 +10,9 @@ learned back into the model.
 
 The learned state is a float64 array held here and handed to the library by each call (nothing of it
 lives in C), so learners of one model are independent and each is bit for bit the numpy twin
-(hls4ml/model/reference/resom_learn.py) in the types of hls4ml/model/learning_types.py.
+(hls4ml/model/reference/resom_learn.py) in the types of hls4ml/model/learning_types.py. This module
+holds what every learner shares and the SOM's; the ReSOM's is in resom.py, the ReSOMMaps' in
+resom_maps.py, the Kohonen learning of their maps in map_kohonen.py.
 """
 
 from __future__ import annotations
