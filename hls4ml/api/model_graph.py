@@ -173,8 +173,8 @@ class ModelGraph:
             return self._simulation
 
     def learner(self, layer_name: str) -> Any:
-        """On-chip learning of a SOM (Kohonen) or ReSOM (Hebbian) layer on the compiled firmware:
-        a hls4ml.learning.SOMLearner or ReSOMLearner (docs/som.md, "On-chip learning")."""
+        """On-chip learning of a SOM (Kohonen), ReSOM or ReSOMMaps (Hebbian) layer on the compiled firmware:
+        a hls4ml.learning.SOMLearner, ReSOMLearner or ReSOMMapsLearner (docs/som.md, "On-chip learning")."""
         return learner_for(self, layer_name)
 
     def update_weights(self, layer_name: str, weights: dict[str, np.ndarray]) -> None:

@@ -4,6 +4,8 @@
                                   const double *col_tables, double *codebook, long *bmus, long n);   // SOM
     void <proj>_learn_<layer>_run(const double *samples_x, const double *samples_y, const double *rates,
                                   long rule, double *lateral, long *bmus, long n);                   // ReSOM
+    void <proj>_learn_<layer>_run(const double *samples, const double *rates, long rule, double *laterals,
+                                  long *winners, long n);                                            // ReSOMMaps
 
 The learned state is a float64 array owned by the caller, passed in and written back by each call,
 so nothing of it lives in the library: several learners (and threads) may use one library at once.
@@ -78,3 +80,23 @@ def run_hebbian(
         len(rates),
     )
     return bmus
+
+
+def run_hebbian_maps(
+    simulation: Simulation,
+    layer: str,
+    samples: np.ndarray,
+    n_maps: int,
+    rates: np.ndarray,
+    rule: str,
+    laterals: np.ndarray,
+) -> np.ndarray:
+    """Hebbian steps of every pair matrix of a ReSOMMaps `layer` over the (n, sum of the maps' inputs)
+    samples in order, updating `laterals` (the pair matrices one after the other) in place; returns the
+    (n, n_maps) afferent winners."""
+    argtypes = [_DOUBLES, _DOUBLES, ctypes.c_long, _DOUBLES, _LONGS, ctypes.c_long]
+    function = simulation.symbol(f'learn_{layer}_run', argtypes)
+    winners = np.zeros((len(rates), n_maps), dtype=np.int64)
+    code = HEBBIAN_RULE_CODES[rule]
+    function(_doubles(samples), _doubles(rates), code, _doubles(laterals), winners.ctypes.data_as(_LONGS), len(rates))
+    return winners

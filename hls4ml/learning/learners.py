@@ -10,7 +10,9 @@ learned back into the model.
 
 The learned state is a float64 array held here and handed to the library by each call (nothing of it
 lives in C), so learners of one model are independent and each is bit for bit the numpy twin
-(hls4ml/model/reference/resom_learn.py) in the types of hls4ml/model/learning_types.py.
+(hls4ml/model/reference/resom_learn.py) in the types of hls4ml/model/learning_types.py. This module
+holds what every learner shares and the SOM's; the ReSOM's is in resom.py, the ReSOMMaps' in
+resom_maps.py, the Kohonen learning of their maps in map_kohonen.py.
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from hls4ml.csim.learning import HEBBIAN_RULE_CODES, run_hebbian, run_kohonen
+from hls4ml.csim.learning import run_kohonen
 from hls4ml.csim.simulation import Simulation
 from hls4ml.learning import schedules
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import Kind
-from hls4ml.model.learning_types import distance_fraction, hebbian_types, kohonen_types, som_distance_bound
+from hls4ml.model.learning_types import distance_fraction, kohonen_types, som_distance_bound
 from hls4ml.model.precision_rules import unsigned_integer
 from hls4ml.model.types import FixedPrecisionType
 
@@ -53,7 +55,7 @@ class Learner:
 
     def __init__(self, model: ModelGraph, layer_name: str) -> None:
         self.model = model
-        self.layer = _find_layer(model, layer_name)
+        self.layer = find_layer(model, layer_name)
         if self.layer.kind != self.kind:
             raise ValueError(f'{self.layer.describe()}: {type(self).__name__} learns {self.kind} layers only')
         self.family = model.backend.family
@@ -157,7 +159,7 @@ class SOMLearner(Learner):
         defaults to max(rows, cols) / 2; shuffle visits each epoch in a seeded permutation. Returns the
         BMUs of all steps."""
         samples = self._samples(x, self.n_in, 'x')
-        order = _visit_order(len(samples), _epochs(epochs, self.layer), shuffle, seed)
+        order = visit_order(len(samples), epoch_count(epochs, self.layer), shuffle, seed)
         sigma = max(self.grid) / 2.0 if sigma is None else sigma
         rates = schedules.per_step(schedule, rate, final_rate, epochs, len(samples))
         sigmas = schedules.per_step(schedule, sigma, final_sigma, epochs, len(samples))
@@ -188,103 +190,14 @@ class SOMLearner(Learner):
         )
 
 
-class ReSOMLearner(Learner):
-    """Hebbian learning (spec A.9) of one ReSOM layer's lateral matrix on the compiled firmware, from
-    the afferent activities of the layer's two maps: rules 'hebb' (H += rate a_x a_y^T), 'oja'
-    (H_ij += rate (a_x_i a_y_j - a_y_j^2 H_ij)) and 'bmu' (H[bmu_x, bmu_y] += rate)."""
-
-    kind = Kind.RESOM
-
-    def __init__(self, model: ModelGraph, layer_name: str) -> None:
-        super().__init__(model, layer_name)
-        self.types = hebbian_types(self.layer)
-        attributes = self.layer.attributes
-        self.shape = (attributes['n_units_x'], attributes['n_units_y'])
-        self.sizes = tuple(model.graph.tensors[name].size for name in self.layer.inputs)
-        self._lateral = quantize(self.layer.weights['lateral'], self.types.lateral, self.family).value
-
-    @property
-    def lateral(self) -> np.ndarray:
-        """The learned (n_units_x, n_units_y) lateral matrix (a copy; exact values of `types.lateral`)."""
-        return np.array(self._lateral, dtype=np.float64)
-
-    def hebbian_step(self, x: Any, y: Any, rate: Any, rule: str = 'hebb') -> np.ndarray:
-        """One Hebbian step per paired sample (x, y), in order, with a rate in (0, 1] (a scalar or one
-        per sample); returns the (n, 2) BMUs of the two maps."""
-        if rule not in HEBBIAN_RULE_CODES:
-            raise ValueError(f'{self.layer.describe()}: unknown Hebbian rule {rule!r}; expected hebb, oja or bmu')
-        samples = self._samples(x, self.sizes[0], 'x'), self._samples(y, self.sizes[1], 'y')
-        if len(samples[0]) != len(samples[1]):
-            raise ValueError(f'{self.layer.describe()}: x has {len(samples[0])} samples, y {len(samples[1])}')
-        rates = self._per_sample(rate, len(samples[0]), 'rate', 1.0)
-        lateral = np.ascontiguousarray(self._lateral.reshape(-1))
-        bmus = run_hebbian(self._simulation, self.layer.name, samples, rates, rule, lateral)
-        self._lateral = lateral.reshape(self.shape)
-        self._warn_saturated()
-        return bmus
-
-    def _warn_saturated(self) -> None:
-        """H grows with the samples seen: say so when synapses stop at the lateral type's largest value."""
-        top = self.types.lateral.max
-        count = int(np.count_nonzero(self._lateral >= top))
-        if count:
-            warnings.warn(
-                f'{self.layer.describe()}: {count} lateral synapse(s) saturated at {top:g}, the largest value of '
-                f'its lateral type {self.layer.types["lateral"]}; give the layer a wider lateral type '
-                "(hls_config['LayerName'][...]['Precision']['lateral']) or a smaller rate",
-                LearningWarning,
-                stacklevel=2,
-            )
-
-    def fit(self, x: Any, y: Any, epochs: int = 1, rate: float = 0.01, rule: str = 'hebb') -> np.ndarray:
-        """`epochs` passes over the paired samples at a constant rate; returns the BMUs of all steps."""
-        count = _epochs(epochs, self.layer)
-        x_all, y_all = (np.concatenate([np.asarray(values)] * count) for values in (x, y))
-        return self.hebbian_step(x_all, y_all, rate, rule)
-
-    def apply(self, labels: Any = None) -> None:
-        """Put the learned lateral matrix (and new labels) into the model; the next compile()/predict()
-        use them. The lateral input type is widened (LearningWarning) if the learned sums overflow it."""
-        weights = {'lateral': self.lateral, **self._new_labels(labels)}
-        self._widen_lateral_input()
-        self.model.update_weights(self.layer.name, weights)
-
-    def _widen_lateral_input(self) -> None:
-        if self.layer.attributes['source'] == 'bmu':
-            return  # one synapse at a time: the lateral type itself
-        accum, lateral, activity = (self.layer.types[name] for name in ('lateral_accum', 'lateral', 'activity'))
-        assert isinstance(accum, FixedPrecisionType) and isinstance(lateral, FixedPrecisionType)
-        assert isinstance(activity, FixedPrecisionType)
-        sums = max(self._lateral.sum(axis=0).max(), self._lateral.sum(axis=1).max()) * activity.max
-        fraction = lateral.fractional + activity.fractional
-        if accum.max >= sums and accum.fractional >= fraction:
-            return
-        worst = max(self.shape) * lateral.max * activity.max
-        integer = max(int(np.floor(np.log2(worst))) + 1, 1)
-        widened = FixedPrecisionType(integer + fraction, integer, False)
-        self.layer.types['lateral_accum'] = widened
-        warnings.warn(
-            f'{self.layer.describe()}: its lateral input type {accum} does not hold the sums of the learned '
-            f'lateral matrix; apply() widened it to {widened} (exact for any matrix of its type)',
-            LearningWarning,
-            stacklevel=3,
-        )
-
-
-def learner_for(model: ModelGraph, layer_name: str) -> SOMLearner | ReSOMLearner:
-    """The learner of a SOM (Kohonen) or ReSOM (Hebbian) layer of a compiled model."""
-    layer = _find_layer(model, layer_name)
-    if layer.kind == Kind.SOM:
-        return SOMLearner(model, layer_name)
-    if layer.kind == Kind.RESOM:
-        return ReSOMLearner(model, layer_name)
-    raise ValueError(f'{layer.describe()}: on-chip learning is for SOM and ReSOM layers, not {layer.kind}')
-
-
-def _find_layer(model: ModelGraph, layer_name: str) -> Layer:
+def find_layer(model: ModelGraph, layer_name: str) -> Layer:
+    """The layer of that name; a ValueError listing the model's learnable layers when there is none."""
     if layer_name not in model.graph.layers:
-        learnable = [name for name, layer in model.graph.layers.items() if layer.kind in (Kind.SOM, Kind.RESOM)]
-        raise ValueError(f'no layer {layer_name!r} in the model; its SOM and ReSOM layers: {learnable or "none"}')
+        kinds = (Kind.SOM, Kind.RESOM, Kind.RESOM_MAPS)
+        learnable = [name for name, layer in model.graph.layers.items() if layer.kind in kinds]
+        raise ValueError(
+            f'no layer {layer_name!r} in the model; its SOM, ReSOM and ReSOMMaps layers: {learnable or "none"}'
+        )
     return model.graph.layers[layer_name]
 
 
@@ -295,13 +208,14 @@ def _numeric(value: Any) -> bool:
         return False
 
 
-def _epochs(epochs: Any, layer: Layer) -> int:
+def epoch_count(epochs: Any, layer: Layer) -> int:
+    """`epochs` as an int, refused (naming the layer) unless a positive integer."""
     if isinstance(epochs, bool) or not isinstance(epochs, (int, np.integer)) or epochs < 1:
         raise ValueError(f'{layer.describe()}: epochs must be a positive integer, got {epochs!r}')
     return int(epochs)
 
 
-def _visit_order(count: int, epochs: int, shuffle: bool, seed: int) -> np.ndarray:
+def visit_order(count: int, epochs: int, shuffle: bool, seed: int) -> np.ndarray:
     """The sample indices of all epochs: in order, or a seeded permutation per epoch."""
     if not shuffle:
         return np.tile(np.arange(count), epochs)

@@ -88,6 +88,56 @@ def kohonen_types(graph: Graph, layer: Layer) -> KohonenTypes:
     return KohonenTypes(data, codebook, accum)
 
 
+@dataclass(frozen=True)
+class MapPart:
+    """One map of a ReSOM or ReSOMMaps layer as a SOM to learn: where its codebook, codebook type and
+    distance type live in the layer, and its sizes."""
+
+    weight: str  # the codebook's weights key
+    codebook: str  # the layer's type names of its codebook and its distances
+    accum: str
+    n_in: int
+    n_units: int
+    grid: tuple[int, int]
+
+
+def map_parts(layer: Layer) -> list[MapPart]:
+    """The maps of a ReSOM (x, y) or ReSOMMaps (0 .. M-1) layer, in input order."""
+    attributes = layer.attributes
+    if layer.kind == Kind.RESOM:
+        return [
+            MapPart(
+                'codebook_x', 'codebook_x', 'accum_x', attributes['n_in'], attributes['n_units_x'], attributes['grid_x']
+            ),
+            MapPart(
+                'codebook_y',
+                'codebook_y',
+                'accum_y',
+                attributes['n_in_y'],
+                attributes['n_units_y'],
+                attributes['grid_y'],
+            ),
+        ]
+    sizes = zip(attributes['map_inputs'], attributes['map_units'], attributes['grids'], strict=True)
+    return [
+        MapPart(f'codebook_{m}', 'codebook', 'accum', n_in, n_units, tuple(grid))
+        for m, (n_in, n_units, grid) in enumerate(sizes)
+    ]
+
+
+def map_kohonen_types(graph: Graph, layer: Layer, part: int) -> KohonenTypes:
+    """The Kohonen types of map `part` of a ReSOM or ReSOMMaps layer; refuses what cannot learn."""
+    distance = layer.attributes['distance']
+    if distance not in LEARNED_DISTANCES:
+        raise ValueError(f'{layer.describe()}: no on-chip Kohonen learning of its maps with distance {distance!r}')
+    data = graph.input_type(layer, part)
+    if not isinstance(data, FixedPrecisionType):
+        raise ValueError(f'{layer.describe()}: on-chip learning needs fixed-point inputs, got {data} for map {part}')
+    view = map_parts(layer)[part]
+    codebook = learned(layer.types[view.codebook], layer.describe())
+    return KohonenTypes(data, codebook, exact_distance_type(data, codebook, view.n_in, distance))
+
+
 def hebbian_types(layer: Layer) -> HebbianTypes:
     activity = layer.types['activity']
     assert isinstance(activity, FixedPrecisionType)

@@ -1,5 +1,5 @@
 """Reference of the learning kernels of nnet_som_learn.h: the Kohonen SOM update and the Hebbian
-updates of the ReSOM lateral matrix. One sample per call.
+updates of the ReSOM lateral matrix (and of every pair matrix of a ReSOMMaps layer). One sample per call.
 
 Kohonen (spec A.8), with the BMU before the step and tables of exp(-k^2 / (2 sigma^2)):
   factor = rate * (row_table[|row_n - row_bmu|] * col_table[|col_n - col_bmu|])   (a write into factor_t)
@@ -78,3 +78,19 @@ def kohonen_update(
     factor = (rate * (take(tables[0], row_gap) * take(tables[1], col_gap))).cast(factor_type)
     step = take(factor, (slice(None), None)) * (sample - codebook)
     return (codebook + step).cast(codebook.type), bmu
+
+
+def hebbian_maps_update(
+    laterals: dict[tuple[int, int], FixedArray],
+    activities: list[FixedArray],
+    winners: list[int],
+    rate: FixedArray,
+    rule: str = 'hebb',
+) -> dict[tuple[int, int], FixedArray]:
+    """The pair matrices of a ReSOMMaps layer after one sample: every H_ij (i < j) takes the two-map step
+    from the 1-D afferent activities of maps i and j (rule 'bmu': their afferent winners)."""
+    if rule == 'bmu':
+        return {(i, j): hebbian_update_bmu(matrix, winners[i], winners[j], rate) for (i, j), matrix in laterals.items()}
+    return {
+        (i, j): hebbian_update(matrix, activities[i], activities[j], rate, rule) for (i, j), matrix in laterals.items()
+    }

@@ -78,6 +78,13 @@ void hebbian_step(typename CONFIG_T::lateral_t lateral[CONFIG_T::n_units_x * CON
     }
 }
 
+// The Hebbian step of one pair (i, j) of a ReSOMMaps layer: the layer's learn config with the pair's
+// sizes (its learning top function steps every pair matrix H_ij, stored one after the other).
+template <typename CONFIG_T, unsigned NX, unsigned NY> struct hebbian_pair_config : CONFIG_T {
+    static const unsigned n_units_x = NX;
+    static const unsigned n_units_y = NY;
+};
+
 struct kohonen_config {
     // Required typedefs: accum_t (the distance), codebook_t, neighbourhood_t, rate_t, factor_t.
     static const unsigned n_in = 2;

@@ -280,7 +280,7 @@ def test_apply_widens_a_distance_type_fitted_to_the_converted_codebook(tmp_path)
     from hls4ml.api.model_graph import ModelGraph
     from hls4ml.converters.som import som_graph
 
-    # units near the middle of the input range: the exact distance bound is small; learning moves them to the edge
+    # a codebook mid-range of the inputs: its distances stay below 1; learning towards the edge doubles them
     graph, _ = som_graph(np.full((6, 2), 0.5) + np.arange(6)[:, None] / 64, (2, 3), 'squared_euclidean', 'index')
     config = {
         'OutputDir': str(tmp_path / 'narrow'),

@@ -92,7 +92,7 @@ def test_learning_needs_a_compiled_model_and_a_map(tmp_path) -> None:
         model.learner('som')
     with pytest.raises(ValueError, match="no layer 'dense'.*'som'"):
         model.learner('dense')
-    with pytest.raises(ValueError, match='for SOM and ReSOM layers, not Input'):
+    with pytest.raises(ValueError, match='for SOM, ReSOM and ReSOMMaps layers, not Input'):
         model.learner('input')
 
 
