@@ -206,7 +206,9 @@ def expert_choice_shape(layer: Layer, inputs: list[Shape]) -> Shape:
             from hls4ml.model.types import FixedPrecisionType
 
             probe = FixedPrecisionType(16, 6)
-            soft_expert_choice_types(probe, n_tokens, capacity, layer.attributes['l'], layer.attributes['iterations'])
+            attributes = layer.attributes
+            p = attributes.get('p', 2.0)
+            soft_expert_choice_types(probe, n_tokens, capacity, attributes['l'], attributes['iterations'], p)
         except ValueError as error:
             raise _fail(layer, f'soft expert choice: {error}') from error
     return (n_tokens, n_in)

@@ -173,7 +173,7 @@ class Selection:
     def _expert_choice_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         attributes, tables = layer.attributes, router_tables(layer, fixed_input_type(graph, layer))
         accum, result = layer.types['accum'], layer.types['result']
-        soft = (attributes.get('l', 0.0), attributes.get('iterations', 12))
+        soft = (attributes.get('l', 0.0), attributes.get('iterations', 12), attributes.get('p', 2.0))
         return reference.expert_choice(
             inputs[0], attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result, soft
         )
