@@ -217,7 +217,9 @@ class ExpertChoiceRouter(torch.nn.Module):
         self.capacity, self.l, self.iterations, self.p = int(capacity), float(l or 0.0), int(iterations), float(p)
 
     def forward(self, logits: torch.Tensor) -> torch.Tensor:
-        return expert_choice(logits, self.capacity, self.l, self.iterations, self.p)
+        # p only when it is not the default: the ONNX custom op's attributes follow the arguments passed
+        cubic = (self.p,) if self.p != 2 else ()
+        return expert_choice(logits, self.capacity, self.l, self.iterations, *cubic)
 
 
 class SparseSoftTopK(torch.nn.Module):

@@ -91,7 +91,8 @@ class SoftTopKRouter(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         s = self.settings
-        routing = (s['mask_on'], s['renormalize'], s['output'], s['iterations'], s['p'])
+        # p only when it is not the default: the ONNX custom op's attributes follow the arguments passed
+        routing = (s['mask_on'], s['renormalize'], s['output'], s['iterations'], *((s['p'],) if s['p'] != 2 else ()))
         return soft_topk_router(self.gate(x), s['k'], s['l'], s['k_max'], *routing)
 
 
