@@ -83,13 +83,22 @@ CUBIC_ALIASES = {
 }
 
 
-def soft_topk_cubic_part(layer: Layer, context: LoweringContext, impl: LayerImpl, k: int, types: CubicTypes) -> None:
-    """The fields `nnet::soft_topk_cubic` reads (p = 4/3): k, the iterations, 1 / l as a double (the kernel
-    rounds it into param_t) and the internal types; no table. Shared by SoftTopK and the soft routers."""
+def soft_topk_cubic_part(
+    layer: Layer,
+    context: LoweringContext,
+    impl: LayerImpl,
+    k: int,
+    types: CubicTypes,
+    extra: tuple[tuple[str, str, str], ...] = (),
+) -> None:
+    """The fields `nnet::soft_topk_cubic` reads (p = 4/3): k, the iterations, then the `extra` statics of
+    the caller, 1 / l as a double (the kernel rounds it into param_t) and the internal types; no table.
+    Shared by SoftTopK and the soft routers."""
     impl.statics += [
         ('unsigned', 'k', str(k)),
         ('unsigned', 'iterations', str(layer.attributes['iterations'])),
         ('bool', 'magnitude', 'false'),
+        *extra,
     ]
     constants = soft_topk_cubic_constants(layer.attributes['l'])
     impl.statics += [('constexpr double', name, repr(value)) for name, value in constants.items()]

@@ -50,8 +50,8 @@ def _lower_soft_topk_cubic(layer: Layer, context: LoweringContext) -> LayerImpl:
     """p = 4/3: the types of `soft_topk_cubic_types`, 1 / l as a double; no table."""
     impl = context.start(layer, 'nnet_softtopk_cubic.h', 'nnet::soft_topk_cubic_config', 'nnet::soft_topk_cubic')
     types = layer_soft_topk_cubic_types(layer, _input_type(layer, context))
-    impl.statics.append(('unsigned', 'io_type', context.io_type))
-    soft_topk_cubic_part(layer, context, impl, layer.attributes['k'], types)
+    io_type = (('unsigned', 'io_type', context.io_type),)
+    soft_topk_cubic_part(layer, context, impl, layer.attributes['k'], types, io_type)
     return impl
 
 
