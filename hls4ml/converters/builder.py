@@ -53,6 +53,7 @@ from hls4ml.model.kinds import (
 from hls4ml.model.names import NameTable
 from hls4ml.model.reference.soft_router import check_soft_router
 from hls4ml.model.reference.soft_topk import SOFT_TOPK_P_CHOICES, check_strength, soft_topk_power
+from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER
 from hls4ml.model.shape_rules import window_output
 from hls4ml.model.types import IntegerPrecisionType, PrecisionType
 
@@ -627,17 +628,18 @@ class GraphBuilder:
             check_soft_router(attributes)
         except ValueError as error:
             raise UnsupportedOperation(f'{origin}: {error}') from error
+        attributes['p'] = 4 / 3 if soft_topk_power(attributes.get('p', 2.0), 'mask') == CUBIC_POWER else 2.0
         name = self._emit(origin, Kind.SOFT_TOPK_ROUTER, [x.tensor], **attributes)
         shape = self.graph.tensors[name].shape
         return Value(name, shape, tuple(range(len(shape))))
 
     def expert_choice(
-        self, origin: Origin, x: Value, capacity: int, strength: float = 0.0, iterations: int = 12
+        self, origin: Origin, x: Value, capacity: int, strength: float = 0.0, iterations: int = 12, p: float = 2.0
     ) -> Value:
         """Expert-choice MoE gating of a group of tokens, framework shape (tokens, experts): each expert
         keeps the softmax gate of its `capacity` best tokens (docs/moe.md); the result keeps that shape.
         `strength` (l) > 0: soft expert choice, the gates times the sparse soft top-k mask (k = capacity)
-        of each expert's column, its search `iterations` steps."""
+        of each expert's column (p = 2 or 4/3), its search `iterations` steps."""
         if x.rank != 2:
             raise UnsupportedOperation(f'{origin}: expert choice takes (tokens, experts) logits, got shape {x.shape}')
         if not 1 <= int(capacity) <= x.shape[0]:
@@ -646,6 +648,10 @@ class GraphBuilder:
         attributes: dict[str, Any] = {'n_tokens': x.shape[0], 'n_in': x.shape[1]}
         if strength:
             attributes |= {'l': float(strength), 'iterations': int(iterations)}
+            if soft_topk_power(p, 'mask') is None:
+                raise UnsupportedOperation(f'{origin}: soft expert choice with p={p}: {SOFT_TOPK_P_CHOICES}')
+            if soft_topk_power(p, 'mask') == CUBIC_POWER:
+                attributes['p'] = 4 / 3
         name = self._emit(origin, Kind.EXPERT_CHOICE_ROUTER, [x.tensor], capacity=int(capacity), **attributes)
         return Value(name, x.shape, (0, 1))
 

@@ -5,7 +5,8 @@ exp-table reads; the softmax's sum, reciprocal read and n products when p is rea
 renormalisation); the soft top-k mask of the keys (the all-pairs ranking, `iterations` unrolled
 bisection steps of n clipped differences and a sum, the polish's product and n clipped outputs, at the
 widths of `reference.soft_topk.soft_topk_types`) and a second all-pairs ranking of the keys for k_max
-(a tool may share the two; counted twice); then m e (n products), their sum, one reciprocal read and n
+(a tool may share the two; counted twice; with p = 4/3 the mask is `mask_cubic.cubic_mask_cost`'s,
+no reciprocal table); then m e (n products), their sum, one reciprocal read and n
 products (renormalise) or m p (n products). io_parallel unrolls one row per token; io_stream one row.
 """
 
@@ -14,17 +15,21 @@ from __future__ import annotations
 from hls4ml.estimate.context import LayerModel, RuleContext, pipelined, stream_schedule
 from hls4ml.estimate.kinds_other import table_memories
 from hls4ml.estimate.mapping import in_block_ram
+from hls4ml.estimate.mask_cubic import cubic_mask_cost, ranking
 from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, index_bits, tree_levels
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import Kind
 from hls4ml.model.reference.soft_router import (
+    MaskTypes,
     SoftRouterSettings,
+    is_cubic,
     layer_soft_router_settings,
     mask_key_types,
     soft_expert_choice_types,
 )
 from hls4ml.model.reference.soft_topk import SoftTopKTypes
+from hls4ml.model.reference.soft_topk_cubic import CubicTypes
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -48,6 +53,18 @@ def _mask_cost(cost: Cost, ctx: RuleContext, sizes: tuple[int, int, int, int], t
     return ranking + step.scale(iterations) + ctx.multiply_ns(polish) + ctx.compare_ns(threshold, 3)
 
 
+def _any_mask_cost(
+    cost: Cost, ctx: RuleContext, sizes: tuple[int, int, int, int], types: MaskTypes, keys: tuple[float, int]
+) -> Range:
+    """The mask by its kernel (keys: l and the keys' bits): p = 2 as `_mask_cost`; p = 4/3 the cubic
+    kernel's cost and the second ranking of the keys for k_max."""
+    if not isinstance(types, CubicTypes):
+        return _mask_cost(cost, ctx, sizes, types)
+    n, _, iterations, mask = sizes
+    ranking(cost, n, keys[1])
+    return cubic_mask_cost(cost, ctx, (n, iterations), keys[0], types, (keys[1], mask))
+
+
 def _row_cost(cost: Cost, ctx: RuleContext, layer: Layer, settings: SoftRouterSettings) -> Range:
     """One token's row; returns the delay of its chain (the table reads are added by the caller)."""
     n, data_bits = layer.attributes['n_in'], ctx.input_bits(layer)
@@ -64,7 +81,9 @@ def _row_cost(cost: Cost, ctx: RuleContext, layer: Layer, settings: SoftRouterSe
     source = ctx.graph.input_type(layer)
     assert isinstance(source, FixedPrecisionType)
     sizes = (n, settings.k, settings.iterations, settings.mask.width)
-    chain = chain + _mask_cost(cost, ctx, sizes, mask_key_types(settings, source, n))
+    key_bits = source.width if settings.mask_on == 'logits' else settings.probability.width
+    types = mask_key_types(settings, source, n)
+    chain = chain + _any_mask_cost(cost, ctx, sizes, types, (settings.strength, key_bits))
     cost.logic_bits += n * (2 + result) + n  # kept, the output selects, the overflow count
     if settings.output == 'overflow':
         return chain
@@ -90,9 +109,11 @@ def soft_expert_columns(cost: Cost, ctx: RuleContext, layer: Layer) -> Range:
     attributes, result = layer.attributes, layer.types['result']
     assert isinstance(result, FixedPrecisionType)
     tokens, experts, capacity = attributes['n_tokens'], attributes['n_in'], attributes['capacity']
-    mask, types = soft_expert_choice_types(result, tokens, capacity, attributes['l'], attributes['iterations'])
+    strength, iterations = attributes['l'], attributes['iterations']
+    mask, types = soft_expert_choice_types(result, tokens, capacity, strength, iterations, attributes.get('p', 2.0))
     column = Cost()
-    chain = _mask_cost(column, ctx, (tokens, capacity, attributes['iterations'], mask.width), types)
+    sizes = (tokens, capacity, iterations, mask.width)
+    chain = _any_mask_cost(column, ctx, sizes, types, (strength, result.width))
     cost.adder_bits += experts * column.adder_bits
     cost.logic_bits += experts * column.logic_bits
     cost.memories += column.memories
@@ -125,7 +146,10 @@ def soft_router(layer: Layer, ctx: RuleContext) -> LayerModel:
     cost.memories += memories
     depth = ctx.cycles(chain, ctx.read_cycles(block_ram or in_block_ram(0)).scale(3))
     iterations = settings.iterations
-    notes = [f'{copies} soft top-k masks of {n} experts, {iterations} bisection steps each; k_max {settings.k_max}']
+    ramp = 'cubic ramps (p = 4/3)' if is_cubic(settings.p) else 'linear ramps'
+    notes = [
+        f'{copies} soft top-k masks of {n} experts, {ramp}, {iterations} bisection steps each; k_max {settings.k_max}'
+    ]
     if ctx.io_stream and rows > 1:
         latency, interval = stream_schedule(depth, rows)
         return LayerModel(cost, latency, interval, depth, notes, coarse=True)

@@ -21,6 +21,7 @@ from hls4ml.estimate.kinds_other import softmax_rows, table_memories
 from hls4ml.estimate.kinds_products import mux_luts
 from hls4ml.estimate.kinds_routers import soft_expert_columns
 from hls4ml.estimate.mapping import in_block_ram
+from hls4ml.estimate.mask_cubic import cubic_mask_cost, ranking, ranking_ns
 from hls4ml.estimate.primitives import (
     Cost,
     Memory,
@@ -46,15 +47,6 @@ from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER, layer_soft_topk_
 from hls4ml.model.types import FixedPrecisionType
 
 
-def _ranking(cost: Cost, n: int, bits: int, copies: int = 1) -> None:
-    """`copies` all-pairs rankings of nnet_topk.h: n (n - 1) / 2 comparators and n vote counters each."""
-    cost.adder_bits += copies * (n * (n - 1) // 2 * bits + n * (n - 1))
-
-
-def _ranking_ns(ctx: RuleContext, n: int, bits: int) -> Range:
-    return ctx.compare_ns(bits) + ctx.add_ns(index_bits(n), tree_levels(n))
-
-
 @estimator_rule(Kind.SOFT_TOPK)
 def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     attributes = layer.attributes
@@ -70,7 +62,7 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     magnitude = attributes['mode'] == 'magnitude'
     cost = Cost(register_bits=Range.exact(n * result))
     cost.adder_bits += n * key * magnitude  # |x|
-    _ranking(cost, n, key)
+    ranking(cost, n, key)
     cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3)  # the k-th and (k+1)-th keys
     cost.logic_bits += n * (rank + result) + 2 * threshold  # the hard top-k and the fast-path test
     cost.adder_bits += 2 * threshold  # the gap (mask) and the bracket's low end
@@ -91,7 +83,7 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
     step = ctx.add_ns(threshold) + ctx.compare_ns(threshold) + ctx.add_ns(total, tree_levels(n))
     step = step + ctx.compare_ns(total) + ctx.multiply_ns(scaled)
     polished = ctx.compare_ns(threshold) + ctx.add_ns(total, tree_levels(n)) + ctx.multiply_ns(polish)
-    chain = _ranking_ns(ctx, n, key) + ctx.compare_ns(threshold) + step.scale(iterations) + polished
+    chain = ranking_ns(ctx, n, key) + ctx.compare_ns(threshold) + step.scale(iterations) + polished
     chain = chain + ctx.compare_ns(threshold, 3) + ctx.multiply_ns(scaled)  # clamps, the outputs
     depth = ctx.cycles(chain, ctx.read_cycles(in_block_ram((n + 1) * (k + 1) * recip)))
     latency, interval = pipelined(depth, int(attributes.get('reuse_factor', 1)))
@@ -100,32 +92,15 @@ def soft_topk(layer: Layer, ctx: RuleContext) -> LayerModel:
 
 
 def _soft_topk_cubic(layer: Layer, ctx: RuleContext, source: FixedPrecisionType) -> LayerModel:
-    """p = 4/3: z = x (1 / l) (n constant products, shifts for l = 2^e), the ranking and fast path as
-    p = 2, then per bisection step and for the outputs n units of a difference, a square and a cube."""
+    """p = 4/3: one mask of `mask_cubic.cubic_mask_cost`."""
     attributes = layer.attributes
-    n, iterations, strength = attributes['n_in'], int(attributes['iterations']), attributes['l']
+    n, iterations = attributes['n_in'], int(attributes['iterations'])
     types = layer_soft_topk_cubic_types(layer, source)
-    key, threshold, total = types.keys.width, types.threshold.width, types.sum.width
-    ramp, cube, result, rank = types.ramp.width, types.cube.width, ctx.type_bits(layer, 'result'), index_bits(n)
+    result = ctx.type_bits(layer, 'result')
     cost = Cost(register_bits=Range.exact(n * result))
-    _ranking(cost, n, key)
-    cost.logic_bits += 2 * n * rank + 2 * key * math.ceil(n / 3) + n * (rank + result) + 2 * threshold
-    cost.adder_bits += 2 * threshold
-    scale = (
-        []
-        if is_power_of_two(strength)
-        else constant_multipliers(raw_values(np.array([1 / strength]), types.param), source.width, n)
-    )
-    units = (iterations + 1) * n  # the cube units of every step and of the outputs
-    powers = [Multiplier(units, ramp, ramp), Multiplier(units, cube, ramp)]
-    cost.add_multipliers(scale + powers)
-    cost.adder_bits += units * threshold + iterations * (threshold + n * total)
-    cost.logic_bits += units * (2 * threshold + cube) + iterations * (total + 2 * threshold)
-    unit = ctx.add_ns(threshold) + ctx.multiply_ns(powers[:1]) + ctx.multiply_ns(powers[1:])
-    step = unit + ctx.add_ns(total, tree_levels(n)) + ctx.compare_ns(total)
-    chain = ctx.multiply_ns(scale) + _ranking_ns(ctx, n, key) + ctx.compare_ns(threshold)
-    chain = chain + step.scale(iterations) + unit
+    chain = cubic_mask_cost(cost, ctx, (n, iterations), attributes['l'], types, (source.width, result))
     latency, interval = pipelined(ctx.cycles(chain), int(attributes.get('reuse_factor', 1)))
+    units = (iterations + 1) * n
     notes = [f'p = 4/3: {iterations} unrolled bisection steps of {n} cubes ({2 * units} multipliers)']
     return LayerModel(cost, ctx.vector_latency(latency), interval, ctx.cycles(chain), notes, coarse=True)
 
@@ -250,12 +225,12 @@ def expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:
     gate, rank = ctx.type_bits(layer, 'result'), index_bits(tokens)
     cost = Cost(register_bits=Range.exact(tokens * experts * gate))
     rows = softmax_rows(cost, ctx, layer, tokens * experts, experts, 'stable')
-    _ranking(cost, tokens, gate, experts)
+    ranking(cost, tokens, gate, experts)
     cost.logic_bits += experts * tokens * (rank + gate)
-    ranking = ctx.cycles(_ranking_ns(ctx, tokens, gate) + ctx.compare_ns(rank))
-    latency, interval = pipelined(rows + ranking, int(attributes.get('reuse_factor', 1)))
+    ranked = ctx.cycles(ranking_ns(ctx, tokens, gate) + ctx.compare_ns(rank))
+    latency, interval = pipelined(rows + ranked, int(attributes.get('reuse_factor', 1)))
     notes = [f'{experts * tokens * (tokens - 1) // 2} comparators ({experts} rankings of {tokens} tokens)']
-    return LayerModel(cost, latency, interval, rows + ranking, notes, coarse=True)
+    return LayerModel(cost, latency, interval, rows + ranked, notes, coarse=True)
 
 
 def _soft_expert_choice(layer: Layer, ctx: RuleContext) -> LayerModel:

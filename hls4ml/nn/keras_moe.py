@@ -80,13 +80,14 @@ def capacity_kept(indices: Any, n_experts: int, capacity: int) -> Any:
     return ops.swapaxes(ops.reshape(before < capacity, (-1, k, tokens)), -1, -2)
 
 
-def expert_choice(logits: Any, capacity: int, strength: float = 0.0) -> Any:
+def expert_choice(logits: Any, capacity: int, strength: float = 0.0, p: float = 2.0) -> Any:
     """Expert-choice gating of groups of tokens (batch, tokens, experts): each token's softmax, kept
     where the token is among its expert's `capacity` best (ties to the lower token index); `strength`
-    (l) > 0: times the sparse soft top-k mask (k = capacity) of each expert's column instead."""
+    (l) > 0: times the sparse soft top-k mask (k = capacity, p = 2 or 4/3) of each expert's column instead."""
     probabilities = ops.softmax(logits, axis=-1)
     if strength > 0:
-        mask = soft_topk_mask(ops.swapaxes(probabilities, -1, -2), capacity, strength)
+        masking = soft_topk_cubic_mask if soft_topk_power(p, 'mask') == 3 else soft_topk_mask
+        mask = masking(ops.swapaxes(probabilities, -1, -2), capacity, strength)
         return probabilities * ops.swapaxes(mask, -1, -2)
     by_expert = ops.swapaxes(probabilities, -1, -2)  # (batch, experts, tokens)
     _, best = ops.top_k(by_expert, capacity)
@@ -216,22 +217,32 @@ class TopKRouter(keras.layers.Layer):
 @keras.saving.register_keras_serializable(package='hls4ml')
 class ExpertChoiceRouter(keras.layers.Layer):
     """Expert-choice router (Zhou et al. 2022) over a group of tokens: input the router logits
-    (batch, tokens, experts), output the gates of that shape; each expert takes `capacity` tokens."""
+    (batch, tokens, experts), output the gates of that shape; each expert takes `capacity` tokens. With
+    l, soft expert choice: the soft top-k mask with p = 2 (a linear ramp) or 4/3 (a cubic ramp)."""
 
-    def __init__(self, capacity: int, l: float | None = None, iterations: int = 12, **kwargs: Any) -> None:  # noqa: E741
+    def __init__(
+        self,
+        capacity: int,
+        l: float | None = None,  # noqa: E741  (the paper's name)
+        iterations: int = 12,
+        p: float = 2,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         if int(capacity) < 1 or (l is not None and float(l) <= 0):
             raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1 and l={l} positive')
-        self.capacity, self.l, self.iterations = int(capacity), float(l or 0.0), int(iterations)
+        if soft_topk_power(p, 'mask') is None:
+            raise ValueError(f'ExpertChoiceRouter: p={p}: {SOFT_TOPK_P_CHOICES}')
+        self.capacity, self.l, self.iterations, self.p = int(capacity), float(l or 0.0), int(iterations), float(p)
 
     def call(self, logits: Any) -> Any:
-        return expert_choice(logits, self.capacity, self.l)
+        return expert_choice(logits, self.capacity, self.l, self.p)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return tuple(input_shape)
 
     def get_config(self) -> dict[str, Any]:
-        soft = {'l': self.l or None, 'iterations': self.iterations}
+        soft = {'l': self.l or None, 'iterations': self.iterations, 'p': self.p}
         return {**super().get_config(), 'capacity': self.capacity, **soft}
 
 

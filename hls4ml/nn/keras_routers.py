@@ -1,11 +1,12 @@
 """Keras 3 MoE routers beyond hard top-k that the Keras frontend converts (docs/moe.md).
 
 * `SoftTopKRouter`: token choice with a sparse soft top-k mask (seed-layers.md B.5.8): m = the soft
-  top-k mask (p = 2, strength l) of the logits or of the probabilities, gate = m * softmax(r), optionally
+  top-k mask (p = 2 or 4/3, strength l) of the logits or of the probabilities, gate = m * softmax(r), optionally
   renormalised; `k_max` bounds the number of routed experts (the k_max largest m are kept, ties to the
   lower index, and the gates renormalised); `output_mode='overflow'` returns how many the bound dropped.
 
-Runs on any Keras backend (keras.ops only); the mask is `keras_moe.soft_topk_mask` (exact).
+Runs on any Keras backend (keras.ops only); the mask is `keras_moe.soft_topk_mask` (p = 2) or
+`keras_moe.soft_topk_cubic_mask` (p = 4/3), both exact.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Any
 import keras
 from keras import ops
 
-from hls4ml.model.reference.soft_router import check_soft_router
-from hls4ml.nn.keras_moe import soft_topk_mask
+from hls4ml.model.reference.soft_router import check_soft_router, is_cubic
+from hls4ml.nn.keras_moe import soft_topk_cubic_mask, soft_topk_mask
 
 
 def _ranks(keys: Any) -> Any:
@@ -32,7 +33,8 @@ def soft_route(logits: Any, settings: dict[str, Any]) -> Any:
     """The (..., experts) gates, or the (..., 1) overflow counts, of expert logits along the last axis."""
     probabilities = ops.softmax(logits, axis=-1)
     keys = logits if settings['mask_on'] == 'logits' else probabilities
-    mask = soft_topk_mask(keys, settings['k'], settings['l'])
+    masking = soft_topk_cubic_mask if is_cubic(settings['p']) else soft_topk_mask
+    mask = masking(keys, settings['k'], settings['l'])
     support = mask > 0
     kept = ops.logical_and(support, _ranks(keys) < settings['k_max'])
     if settings['output'] == 'overflow':
@@ -69,7 +71,7 @@ class SoftTopKRouter(keras.layers.Layer):
         self.settings = {
             'k': int(k),
             'l': float(l),
-            'p': p,
+            'p': float(p),
             'iterations': int(iterations),
             'k_max': int(num_experts if k_max is None else k_max),
             'mask_on': mask_on,

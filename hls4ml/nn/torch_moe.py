@@ -150,15 +150,18 @@ def _magnitude_closed_form(x: torch.Tensor, solved: torch.Tensor, k: int, streng
     return torch.where(count > 0, soft, solved)
 
 
-def expert_choice(logits: torch.Tensor, capacity: int, strength: float = 0.0, iterations: int = 12) -> torch.Tensor:
+def expert_choice(
+    logits: torch.Tensor, capacity: int, strength: float = 0.0, iterations: int = 12, p: float = 2.0
+) -> torch.Tensor:
     """Expert-choice gating of groups of tokens (batch, tokens, experts): the softmax of each token's
     logits, kept where the token is among its expert's `capacity` best (ties to the lower token); with
-    `strength` (l) > 0, times the sparse soft top-k mask (k = capacity) of each expert's column instead
-    (`iterations`: the firmware's search steps)."""
+    `strength` (l) > 0, times the sparse soft top-k mask (k = capacity, p = 2 or 4/3) of each expert's
+    column instead (`iterations`: the firmware's search steps)."""
     probabilities = torch.softmax(logits, dim=-1)
     if strength > 0:
         columns = probabilities.transpose(-1, -2)
-        return probabilities * sparse_soft_topk(columns, capacity, strength, 'mask', iterations).transpose(-1, -2)
+        mask = sparse_soft_topk(columns, capacity, strength, 'mask', iterations, p)
+        return probabilities * mask.transpose(-1, -2)
     order = torch.sort(probabilities, dim=-2, descending=True, stable=True).indices[..., :capacity, :]
     kept = torch.zeros_like(probabilities, dtype=torch.bool).scatter(-2, order, True)
     return torch.where(kept, probabilities, torch.zeros_like(probabilities))
@@ -202,16 +205,21 @@ class TopKRouter(torch.nn.Module):
 class ExpertChoiceRouter(torch.nn.Module):
     """Expert-choice router (Zhou et al. 2022) over a group of tokens: input the router logits
     (batch, tokens, experts), output the gates of the same shape; each expert takes exactly
-    `capacity` tokens, a token may get none or several experts."""
+    `capacity` tokens, a token may get none or several experts. With l, soft expert choice: the soft
+    top-k mask with p = 2 (a linear ramp) or 4/3 (a cubic ramp)."""
 
-    def __init__(self, capacity: int, l: float | None = None, iterations: int = 12) -> None:  # noqa: E741
+    def __init__(self, capacity: int, l: float | None = None, iterations: int = 12, p: float = 2) -> None:  # noqa: E741
         super().__init__()
         if int(capacity) < 1 or (l is not None and float(l) <= 0):
             raise ValueError(f'ExpertChoiceRouter: capacity={capacity} must be at least 1 and l={l} positive')
-        self.capacity, self.l, self.iterations = int(capacity), float(l or 0.0), int(iterations)
+        if soft_topk_power(p, 'mask') is None:
+            raise ValueError(f'ExpertChoiceRouter: p={p}: {SOFT_TOPK_P_CHOICES}')
+        self.capacity, self.l, self.iterations, self.p = int(capacity), float(l or 0.0), int(iterations), float(p)
 
     def forward(self, logits: torch.Tensor) -> torch.Tensor:
-        return expert_choice(logits, self.capacity, self.l, self.iterations)
+        # p only when it is not the default: the ONNX custom op's attributes follow the arguments passed
+        cubic = (self.p,) if self.p != 2 else ()
+        return expert_choice(logits, self.capacity, self.l, self.iterations, *cubic)
 
 
 class SparseSoftTopK(torch.nn.Module):

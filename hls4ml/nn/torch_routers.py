@@ -1,7 +1,7 @@
 """PyTorch MoE routers beyond hard top-k that the PyTorch frontend converts (docs/moe.md).
 
 * `SoftTopKRouter`: token choice with a sparse soft top-k mask (Sander et al. 2023, seed-layers.md B.5.8):
-  m = the soft top-k mask (p = 2, strength l) of the logits or of the probabilities, gate = m * softmax(r),
+  m = the soft top-k mask (p = 2 or 4/3, strength l) of the logits or of the probabilities, gate = m * softmax(r),
   optionally renormalised. The number of routed experts, |supp m|, is data dependent (k to num_experts);
   `k_max` bounds it: the k_max largest m are kept (the best keys, ties to the lower index) and the gates
   renormalised; `output_mode='overflow'` returns how many experts the bound dropped, per token.
@@ -34,12 +34,14 @@ def soft_topk_router(
     renormalize: bool,
     output: str,
     iterations: int = 12,
+    p: float = 2.0,
 ) -> torch.Tensor:
     """Sparse-soft-top-k gating of expert logits along the last axis: the (..., experts) gates, or the
-    (..., 1) overflow counts. `iterations` is the firmware's search steps (this float forward is exact)."""
+    (..., 1) overflow counts; the mask with p = 2 or 4/3 (the exact solver of `sparse_soft_topk`).
+    `iterations` is the firmware's search steps (this float forward is exact)."""
     probabilities = torch.softmax(logits, dim=-1)
     keys = logits if mask_on == 'logits' else probabilities
-    mask = sparse_soft_topk(keys, k, strength, 'mask', iterations)
+    mask = sparse_soft_topk(keys, k, strength, 'mask', iterations, p)
     support = mask > 0
     kept = support & (_ranks(keys) < k_max)
     if output == 'overflow':
@@ -77,7 +79,7 @@ class SoftTopKRouter(torch.nn.Module):
         self.settings: dict[str, Any] = {
             'k': int(k),
             'l': float(l),
-            'p': p,
+            'p': float(p),
             'iterations': int(iterations),
             'k_max': int(num_experts if k_max is None else k_max),
             'mask_on': mask_on,
@@ -89,9 +91,9 @@ class SoftTopKRouter(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         s = self.settings
-        return soft_topk_router(
-            self.gate(x), s['k'], s['l'], s['k_max'], s['mask_on'], s['renormalize'], s['output'], s['iterations']
-        )
+        # p only when it is not the default: the ONNX custom op's attributes follow the arguments passed
+        routing = (s['mask_on'], s['renormalize'], s['output'], s['iterations'], *((s['p'],) if s['p'] != 2 else ()))
+        return soft_topk_router(self.gate(x), s['k'], s['l'], s['k_max'], *routing)
 
 
 __all__ = ['SOFT_ROUTER_MASK_ON', 'SOFT_ROUTER_OUTPUTS', 'SoftTopKRouter', 'soft_topk_router']

@@ -5,7 +5,12 @@ from __future__ import annotations
 import math
 
 from hls4ml.backends.common.context import LoweringContext
-from hls4ml.backends.common.lowering_router import soft_expert_mask_part, soft_topk_part
+from hls4ml.backends.common.lowering_router import (
+    soft_expert_mask_part,
+    soft_function,
+    soft_topk_cubic_part,
+    soft_topk_part,
+)
 from hls4ml.backends.common.records import LayerImpl
 from hls4ml.backends.common.registry import lowering
 from hls4ml.backends.common.tables import emit_tables
@@ -17,11 +22,7 @@ from hls4ml.model.reference.soft_topk import (
     layer_soft_topk_types,
     soft_topk_power,
 )
-from hls4ml.model.reference.soft_topk_cubic import (
-    CUBIC_POWER,
-    layer_soft_topk_cubic_types,
-    soft_topk_cubic_constants,
-)
+from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER, layer_soft_topk_cubic_types
 from hls4ml.model.types import FixedPrecisionType
 
 
@@ -49,17 +50,8 @@ def _lower_soft_topk_cubic(layer: Layer, context: LoweringContext) -> LayerImpl:
     """p = 4/3: the types of `soft_topk_cubic_types`, 1 / l as a double; no table."""
     impl = context.start(layer, 'nnet_softtopk_cubic.h', 'nnet::soft_topk_cubic_config', 'nnet::soft_topk_cubic')
     types = layer_soft_topk_cubic_types(layer, _input_type(layer, context))
-    impl.statics += [
-        ('unsigned', 'k', str(layer.attributes['k'])),
-        ('unsigned', 'iterations', str(layer.attributes['iterations'])),
-        ('bool', 'magnitude', 'false'),
-        ('unsigned', 'io_type', context.io_type),
-    ]
-    constants = soft_topk_cubic_constants(layer.attributes['l'])
-    impl.statics += [('constexpr double', name, repr(value)) for name, value in constants.items()]
-    for alias in ('keys', 'threshold', 'param', 'ramp', 'cube', 'sum'):
-        precision: FixedPrecisionType = getattr(types, alias)
-        impl.typedefs.append((f'{"abs" if alias == "keys" else alias}_t', precision.spelling(context.family)))
+    io_type = (('unsigned', 'io_type', context.io_type),)
+    soft_topk_cubic_part(layer, context, impl, layer.attributes['k'], types, io_type)
     return impl
 
 
@@ -108,7 +100,9 @@ def lower_expert_choice(layer: Layer, context: LoweringContext) -> LayerImpl:
     attributes = layer.attributes
     soft = attributes.get('l', 0) > 0
     header, function = (
-        ('nnet_router_soft.h', 'nnet::soft_expert_choice') if soft else ('nnet_router.h', 'nnet::expert_choice')
+        ('nnet_router_soft.h', soft_function(layer, 'nnet::soft_expert_choice'))
+        if soft
+        else ('nnet_router.h', 'nnet::expert_choice')
     )
     impl = context.start(layer, header, 'nnet::expert_choice_config', function)
     tables = layer_tables(layer, _input_type(layer, context))

@@ -108,6 +108,8 @@ def expert_choice_router(source: Source) -> list[Layer]:
     if not 1 <= capacity <= tokens:
         raise UnsupportedLayer(f'{source.origin}: capacity={capacity} must be between 1 and the {tokens} tokens')
     soft = {'l': source.layer.l, 'iterations': source.layer.iterations} if getattr(source.layer, 'l', 0) else {}
+    if soft and getattr(source.layer, 'p', 2.0) != 2:
+        soft['p'] = source.layer.p  # the shape rule refuses a p the kernels do not compute
     return [source.make(Kind.EXPERT_CHOICE_ROUTER, n_tokens=tokens, n_in=experts, capacity=capacity, **soft)]
 
 

@@ -21,12 +21,13 @@ def soft_router(
     renormalize: bool,
     output: str,
     iterations: int = 12,
+    p: float = 2.0,
 ) -> Value:
-    """One IR SoftTopKRouter layer (p = 2; the builder refuses what the kernel does not compute)."""
+    """One IR SoftTopKRouter layer (p = 2 or 4/3; the builder refuses what the kernel does not compute)."""
     settings = {
         'k': int(k),
         'l': float(strength),
-        'p': 2,
+        'p': float(p),
         'iterations': int(iterations),
         'k_max': int(k_max),
         'mask_on': str(mask_on),

@@ -102,10 +102,13 @@ def router(
 
 
 @module_forwards(expert_choice)
-def expert_choice_router(step: Step, logits: Any, capacity: int, strength: float = 0.0, iterations: int = 12) -> Value:
+def expert_choice_router(
+    step: Step, logits: Any, capacity: int, strength: float = 0.0, iterations: int = 12, p: float = 2.0
+) -> Value:
     """`hls4ml.nn.torch_moe.ExpertChoiceRouter`: one IR ExpertChoiceRouter layer over (tokens, experts)."""
     logits = tensor(step, logits, 'the router logits')
-    return step.builder.expert_choice(step.origin, logits, int(capacity), float(strength), int(iterations))
+    soft = (float(strength), int(iterations), float(p))
+    return step.builder.expert_choice(step.origin, logits, int(capacity), *soft)
 
 
 @module_forwards(sparse_soft_topk)

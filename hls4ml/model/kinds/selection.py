@@ -74,7 +74,7 @@ def _expert_choice_shape(layer: Layer, inputs: list[shapes.Shape]) -> shapes.Sha
                 raise ValueError(f'iterations={attributes["iterations"]} must be 1..64')
             probe = FixedPrecisionType(16, 6)
             sizes = (attributes['n_tokens'], attributes['capacity'])
-            soft_expert_choice_types(probe, *sizes, attributes['l'], attributes['iterations'])
+            soft_expert_choice_types(probe, *sizes, attributes['l'], attributes['iterations'], attributes.get('p', 2.0))
         except ValueError as error:
             raise ValueError(f'{layer.describe()}: soft expert choice: {error}') from error
     return shape
@@ -202,7 +202,7 @@ class Selection:
     def _expert_choice_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         attributes, tables = layer.attributes, router_tables(layer, fixed_input_type(graph, layer))
         accum, result = layer.types['accum'], layer.types['result']
-        soft = (attributes.get('l', 0.0), attributes.get('iterations', 12))
+        soft = (attributes.get('l', 0.0), attributes.get('iterations', 12), attributes.get('p', 2.0))
         return reference.expert_choice(
             inputs[0], attributes['n_in'], attributes['capacity'], tables['exp_'], tables['inv_'], accum, result, soft
         )

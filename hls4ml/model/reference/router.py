@@ -155,16 +155,16 @@ def expert_choice(
     inv_spec: TableSpec,
     accum_type: Type,
     result_type: Type,
-    soft: tuple[float, int] = (0.0, 12),
+    soft: tuple[float, int, float] = (0.0, 12, 2.0),
 ) -> FixedArray:
     """Expert choice over a group of tokens (each sample: n_tokens rows of n_experts logits, row-major):
     P = the stable softmax of each row, written into the result type; each expert keeps the P of its
-    `capacity` best tokens (ties to the lower token index) and 0 elsewhere; `soft` = (l > 0, iterations):
-    the gates are P times the soft top-k mask (k = capacity) of each expert's column instead."""
+    `capacity` best tokens (ties to the lower token index) and 0 elsewhere; `soft` = (l > 0, iterations, p):
+    the gates are P times the soft top-k mask (k = capacity, p = 2 or 4/3) of each expert's column instead."""
     rows = as_samples(x)
     probabilities = as_samples(softmax_stable(rows, exp_spec, inv_spec, accum_type, result_type, n_experts))
-    if soft[0] > 0:  # (l, iterations): the soft top-k over each expert's column (soft_router.py)
-        return soft_expert_choice(probabilities, n_experts, capacity, soft[0], soft[1])
+    if soft[0] > 0:  # (l, iterations, p): the soft top-k over each expert's column (soft_router.py)
+        return soft_expert_choice(probabilities, n_experts, capacity, *soft)
     n_samples = rows.shape[0]
     grid = probabilities.raw.reshape(n_samples, -1, n_experts)  # (sample, token, expert)
     order = np.argsort(-grid, axis=1, kind='stable')  # per expert, tokens best first

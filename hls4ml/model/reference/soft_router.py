@@ -3,7 +3,7 @@ B.5.8), token choice, bit for bit; and `soft_router_exact`, its float64 definiti
 
 Per token (a row of n_in expert logits r):
   e = exp_table(r - r_max); p = e * inv_table(sum e)       (the stable softmax, as the Router's gates)
-  m = soft top-k mask (p = 2, strength l) of r, or of p    (`mask_on`: 'logits' or 'probabilities')
+  m = soft top-k mask (p = 2 or 4/3, strength l) of r, or of p   (`mask_on`: 'logits' or 'probabilities')
   kept = m > 0 and the expert among the k_max best keys    (ties to the lower index)
   gate = m e / sum_kept(m e)   (renormalize)   or   m p    (no renormalisation: k_max must be n_in)
   overflow = |supp m| - |kept|
@@ -24,8 +24,9 @@ import numpy as np
 from hls4ml.model.fixed import FixedArray
 from hls4ml.model.ir import Layer
 from hls4ml.model.reference.arrays import as_samples, integer, select, take
-from hls4ml.model.reference.soft_topk import SoftTopKTypes, soft_topk, soft_topk_types
-from hls4ml.model.reference.soft_topk_exact import soft_topk_mask_exact
+from hls4ml.model.reference.soft_topk import SoftTopKTypes, soft_topk, soft_topk_power, soft_topk_types
+from hls4ml.model.reference.soft_topk_cubic import CUBIC_POWER, CubicTypes, soft_topk_cubic, soft_topk_cubic_types
+from hls4ml.model.reference.soft_topk_exact import soft_topk_mask_exact, soft_topk_mask_general
 from hls4ml.model.tables import TableSpec, make_table, softmax_tables
 from hls4ml.model.types import FixedPrecisionType, parse_precision
 
@@ -33,6 +34,51 @@ from hls4ml.model.types import FixedPrecisionType, parse_precision
 SOFT_ROUTER_MASK_ON = ('logits', 'probabilities')
 # what the layer writes per token: the dense gates (n_in), or the overflow count (1)
 SOFT_ROUTER_OUTPUTS = ('gates', 'overflow')
+SOFT_ROUTER_P_CHOICES = (
+    'expected p = 2 (a linear ramp, nnet_softtopk.h) or p = 4/3 (a cubic ramp, nnet_softtopk_cubic.h)'
+)
+
+MaskTypes = SoftTopKTypes | CubicTypes
+
+
+def is_cubic(p: float) -> bool:
+    """True for p = 4/3 (the cubic kernel), False for p = 2; any other p is refused with a ValueError."""
+    power = soft_topk_power(p, 'mask')
+    if power is None:
+        raise ValueError(f'p={p}: {SOFT_ROUTER_P_CHOICES}')
+    return power == CUBIC_POWER
+
+
+def soft_mask_types(
+    keys: FixedPrecisionType,
+    mask: FixedPrecisionType,
+    sizes: tuple[int, int],
+    strength: float,
+    iterations: int,
+    p: float,
+) -> MaskTypes:
+    """The internal types of the soft top-k mask of n keys (sizes = (n, k)): SoftTopK's for p = 2, the
+    cubic kernel's for p = 4/3 (the same functions SoftTopK's lowering and interpreter use)."""
+    n_values, k = sizes
+    if is_cubic(p):
+        return soft_topk_cubic_types(keys, mask, n_values, k, strength, iterations)
+    return soft_topk_types(keys, mask, n_values, k, strength, iterations, 'mask')
+
+
+def soft_mask(
+    keys: FixedArray, k: int, strength: float, iterations: int, types: MaskTypes, mask: FixedPrecisionType
+) -> FixedArray:
+    """The soft top-k mask of each row of keys by the kernel its types belong to."""
+    if isinstance(types, CubicTypes):
+        return soft_topk_cubic(keys, k, strength, iterations, types, mask)
+    return soft_topk(keys, k, strength, 'mask', iterations, types, mask)
+
+
+def soft_mask_exact(keys: np.ndarray, k: int, strength: float, p: float) -> np.ndarray:
+    """Float64 soft top-k mask of each row: the closed form for p = 2, the general-p solver otherwise."""
+    if is_cubic(p):
+        return soft_topk_mask_general(keys, k, strength, 4 / 3)
+    return soft_topk_mask_exact(keys, k, strength)
 
 
 @dataclass(frozen=True)
@@ -41,6 +87,7 @@ class SoftRouterSettings:
 
     k: int
     strength: float
+    p: float  # 2 or 4/3: which soft top-k kernel computes the mask
     iterations: int
     k_max: int
     mask_on: str
@@ -59,8 +106,7 @@ class SoftRouterSettings:
 def check_soft_router(attributes: dict) -> None:
     """Refuse what the kernel does not compute: the ValueError names the attribute and what to do."""
     n_in, k, k_max = attributes['n_in'], attributes['k'], attributes['k_max']
-    if attributes.get('p', 2) != 2:
-        raise ValueError(f'p={attributes["p"]}: the soft router uses the soft top-k mask with p = 2 only; set p=2')
+    is_cubic(attributes.get('p', 2.0))
     if not 1 <= k <= n_in:
         raise ValueError(f'k={k} must be between 1 and the {n_in} experts')
     if not k <= k_max <= n_in:
@@ -77,15 +123,16 @@ def check_soft_router(attributes: dict) -> None:
         )
     if not 1 <= attributes['iterations'] <= 64:
         raise ValueError(f'iterations={attributes["iterations"]} must be 1..64')
-    # the soft top-k decides which l its kernel computes (today powers of two): ask it
-    probe = FixedPrecisionType(16, 6)
-    soft_topk_types(probe, FixedPrecisionType(13, 1, False), n_in, k, attributes['l'], attributes['iterations'], 'mask')
+    # the soft top-k decides which l its kernel computes: ask it
+    probe, mask = FixedPrecisionType(16, 6), FixedPrecisionType(13, 1, False)
+    soft_mask_types(probe, mask, (n_in, k), attributes['l'], attributes['iterations'], attributes.get('p', 2.0))
 
 
-def mask_key_types(settings: SoftRouterSettings, source: FixedPrecisionType, n_in: int) -> SoftTopKTypes:
+def mask_key_types(settings: SoftRouterSettings, source: FixedPrecisionType, n_in: int) -> MaskTypes:
     """The soft top-k's internal types for the keys the mask is taken of (logits or probabilities)."""
     keys = source if settings.mask_on == 'logits' else settings.probability
-    return soft_topk_types(keys, settings.mask, n_in, settings.k, settings.strength, settings.iterations, 'mask')
+    sizes = (n_in, settings.k)
+    return soft_mask_types(keys, settings.mask, sizes, settings.strength, settings.iterations, settings.p)
 
 
 def _row_sum(values: FixedArray, accum: FixedPrecisionType) -> FixedArray:
@@ -123,7 +170,7 @@ def soft_router(x: FixedArray, settings: SoftRouterSettings, n_in: int) -> Fixed
     keys = rows if settings.mask_on == 'logits' else probabilities
     assert keys is not None
     types = mask_key_types(settings, rows.type, n_in)
-    mask = soft_topk(keys, settings.k, settings.strength, 'mask', settings.iterations, types, settings.mask)
+    mask = soft_mask(keys, settings.k, settings.strength, settings.iterations, types, settings.mask)
     rank = np.argsort(np.argsort(-keys.raw, axis=1, kind='stable'), axis=1, kind='stable')
     support = mask.raw > 0
     kept = support & (rank < settings.k_max)
@@ -136,14 +183,15 @@ def soft_router(x: FixedArray, settings: SoftRouterSettings, n_in: int) -> Fixed
 
 
 def soft_router_exact(
-    logits: np.ndarray, k: int, strength: float, mask_on: str, renormalize: bool, k_max: int
+    logits: np.ndarray, k: int, strength: float, mask_on: str, renormalize: bool, k_max: int, p: float = 2.0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Float64 definition (B.5.8): the (n_tokens, n_in) gates and the (n_tokens,) overflow counts."""
+    """Float64 definition (B.5.8): the (n_tokens, n_in) gates and the (n_tokens,) overflow counts, the
+    mask the soft top-k with p = 2 or 4/3."""
     rows = np.atleast_2d(np.asarray(logits, dtype=np.float64))
     exponentials = np.exp(rows - rows.max(axis=1, keepdims=True))
     probabilities = exponentials / exponentials.sum(axis=1, keepdims=True)
     keys = rows if mask_on == 'logits' else probabilities
-    mask = soft_topk_mask_exact(keys, k, strength)
+    mask = soft_mask_exact(keys, k, strength, p)
     rank = np.argsort(np.argsort(-keys, axis=1, kind='stable'), axis=1, kind='stable')
     kept = (mask > 0) & (rank < k_max)
     gates = np.where(kept, mask * probabilities, 0.0)
@@ -180,6 +228,7 @@ def layer_soft_router_settings(layer: Layer, source: FixedPrecisionType) -> Soft
     return SoftRouterSettings(
         k=attributes['k'],
         strength=attributes['l'],
+        p=attributes.get('p', 2.0),
         iterations=attributes['iterations'],
         k_max=attributes['k_max'],
         mask_on=attributes['mask_on'],
@@ -196,17 +245,17 @@ def layer_soft_router_settings(layer: Layer, source: FixedPrecisionType) -> Soft
 
 
 def soft_expert_choice_types(
-    probability: FixedPrecisionType, n_tokens: int, capacity: int, strength: float, iterations: int
-) -> tuple[FixedPrecisionType, SoftTopKTypes]:
-    """The mask type (as SoftTopK's of the probabilities) and the soft top-k's internal types over a
-    column of n_tokens probabilities with k = capacity."""
+    probability: FixedPrecisionType, n_tokens: int, capacity: int, strength: float, iterations: int, p: float = 2.0
+) -> tuple[FixedPrecisionType, MaskTypes]:
+    """The mask type (as SoftTopK's of the probabilities) and the soft top-k's internal types (p = 2 or 4/3)
+    over a column of n_tokens probabilities with k = capacity."""
     fraction = min(max(probability.fractional - round(math.log2(strength)), 8), 24)
     mask = FixedPrecisionType(fraction + 1, 1, False)
-    return mask, soft_topk_types(probability, mask, n_tokens, capacity, strength, iterations, 'mask')
+    return mask, soft_mask_types(probability, mask, (n_tokens, capacity), strength, iterations, p)
 
 
 def soft_expert_choice(
-    probabilities: FixedArray, n_experts: int, capacity: int, strength: float, iterations: int
+    probabilities: FixedArray, n_experts: int, capacity: int, strength: float, iterations: int, p: float = 2.0
 ) -> FixedArray:
     """Gates M * P of groups of (n_tokens, n_experts) probabilities P (written in their type): M[:, e] is
     the soft top-k mask (k = capacity) of expert e's column of tokens; the twin of nnet::soft_expert_choice."""
@@ -214,18 +263,18 @@ def soft_expert_choice(
     grid = probabilities.raw.reshape(n_samples, -1, n_experts)  # (sample, token, expert)
     n_tokens = grid.shape[1]
     columns = FixedArray(grid.transpose(0, 2, 1).reshape(-1, n_tokens), probabilities.type, probabilities.family)
-    mask_type, types = soft_expert_choice_types(probabilities.type, n_tokens, capacity, strength, iterations)
-    mask = soft_topk(columns, capacity, strength, 'mask', iterations, types, mask_type)
+    mask_type, types = soft_expert_choice_types(probabilities.type, n_tokens, capacity, strength, iterations, p)
+    mask = soft_mask(columns, capacity, strength, iterations, types, mask_type)
     mask_grid = mask.raw.reshape(n_samples, n_experts, n_tokens).transpose(0, 2, 1).reshape(n_samples, -1)
     return (FixedArray(mask_grid, mask_type, probabilities.family) * probabilities).cast(probabilities.type)
 
 
-def soft_expert_choice_exact(logits: np.ndarray, capacity: int, strength: float) -> np.ndarray:
+def soft_expert_choice_exact(logits: np.ndarray, capacity: int, strength: float, p: float = 2.0) -> np.ndarray:
     """Float64 soft expert choice of one group (n_tokens, n_experts) or a batch: P * M, M the soft top-k
-    mask (k = capacity, strength l) of every expert's column of P = softmax of each token's logits."""
+    mask (k = capacity, strength l, p = 2 or 4/3) of every expert's column of P = softmax of each token's logits."""
     groups = np.asarray(logits, dtype=np.float64)
     exponentials = np.exp(groups - groups.max(axis=-1, keepdims=True))
     probabilities = exponentials / exponentials.sum(axis=-1, keepdims=True)
     columns = np.swapaxes(probabilities, -1, -2)
-    mask = soft_topk_mask_exact(columns.reshape(-1, columns.shape[-1]), capacity, strength).reshape(columns.shape)
+    mask = soft_mask_exact(columns.reshape(-1, columns.shape[-1]), capacity, strength, p).reshape(columns.shape)
     return probabilities * np.swapaxes(mask, -1, -2)

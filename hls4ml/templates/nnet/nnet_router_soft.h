@@ -4,8 +4,9 @@
 //   overflow  res[0] = |supp m| - |kept|: the experts the k_max bound dropped
 //
 // Per token (a row of n_in expert logits r): e_i = exp_table(r_i - r_max) (the stable softmax's table),
-// p_i = e_i inv_table(sum e) when the mask or the gates read p; m = the soft top-k mask (nnet_softtopk.h,
-// p = 2, strength l) of r or of p (`mask_on`); an expert is kept when m > 0 and its key is among the k_max
+// p_i = e_i inv_table(sum e) when the mask or the gates read p; m = the soft top-k mask (strength l) of r or
+// of p (`mask_on`): p = 2 by nnet_softtopk.h (`soft_router`), p = 4/3 by nnet_softtopk_cubic.h
+// (`soft_router_cubic`, no reciprocal table); an expert is kept when m > 0 and its key is among the k_max
 // best (all-pairs ranks, ties to the lower index: m is order-preserving in the keys, so these are the
 // k_max largest m). The renormalised gates divide by sum_kept(m e) with a reciprocal table (norm_table)
 // over [k / (2 n_in), k + 1): the largest key has e = 1 and m >= k / n_in. Without renormalisation the
@@ -19,6 +20,7 @@
 #include "nnet_router.h" // expert_choice_config
 #include "nnet_softmax.h"
 #include "nnet_softtopk.h"
+#include "nnet_softtopk_cubic.h"
 #include "nnet_table.h"
 #include "nnet_topk.h"
 
@@ -45,13 +47,30 @@ struct soft_router_config : soft_topk_config {
     static const int norm_table_start = 0;
 };
 
+// The soft top-k mask of CONFIG_T::n_in keys by the kernel of p: soft_topk (p = 2) reads its reciprocal
+// table `recip`; soft_topk_cubic (p = 4/3, `cubic`) reads none, so its callers pass a null `recip`.
+template <bool cubic> struct soft_mask_kernel {
+    template <class key_T, class mask_T, typename CONFIG_T, class recip_T>
+    static void apply(const key_T keys[CONFIG_T::n_in], mask_T mask[CONFIG_T::n_in], const recip_T *recip) {
+        NNET_INLINE
+        soft_topk<key_T, mask_T, CONFIG_T>(keys, mask, recip);
+    }
+};
+
+template <> struct soft_mask_kernel<true> {
+    template <class key_T, class mask_T, typename CONFIG_T, class recip_T>
+    static void apply(const key_T keys[CONFIG_T::n_in], mask_T mask[CONFIG_T::n_in], const recip_T *) {
+        NNET_INLINE
+        soft_topk_cubic<key_T, mask_T, CONFIG_T>(keys, mask);
+    }
+};
+
 // The soft top-k mask of the keys and the keys' ranks (how many keys beat each one).
-template <class key_T, typename CONFIG_T>
+template <class key_T, typename CONFIG_T, bool cubic, class recip_T>
 inline void soft_router_mask(const key_T keys[CONFIG_T::n_in], typename CONFIG_T::mask_t mask[CONFIG_T::n_in],
-                             unsigned rank[CONFIG_T::n_in],
-                             const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
+                             unsigned rank[CONFIG_T::n_in], const recip_T *recip) {
     NNET_INLINE
-    soft_topk<key_T, typename CONFIG_T::mask_t, CONFIG_T>(keys, mask, recip);
+    soft_mask_kernel<cubic>::template apply<key_T, typename CONFIG_T::mask_t, CONFIG_T>(keys, mask, recip);
     topk_ranks<key_T, CONFIG_T>(keys, rank);
 }
 
@@ -139,13 +158,13 @@ inline void soft_router_outputs(const typename CONFIG_T::mask_t mask[CONFIG_T::n
     }
 }
 
-// One token: n_in logits -> n_out results.
-template <class data_T, class res_T, typename CONFIG_T>
+// One token: n_in logits -> n_out results; the mask by soft_mask_kernel<cubic>.
+template <class data_T, class res_T, typename CONFIG_T, bool cubic, class recip_T>
 inline void soft_router_row(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
                             const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
                             const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
                             const typename CONFIG_T::norm_table_t norm_table[CONFIG_T::table_size],
-                            const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
+                            const recip_T *recip) {
     NNET_INLINE
     typename CONFIG_T::exp_table_t exponentials[CONFIG_T::n_in];
     typename CONFIG_T::prob_t probabilities[CONFIG_T::n_in];
@@ -164,13 +183,29 @@ inline void soft_router_row(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_
     if (CONFIG_T::mask_on == soft_router_probabilities || !CONFIG_T::renormalize)
         soft_router_softmax<CONFIG_T>(exponentials, probabilities, inv_table);
     if (CONFIG_T::mask_on == soft_router_probabilities)
-        soft_router_mask<typename CONFIG_T::prob_t, CONFIG_T>(probabilities, mask, rank, recip);
+        soft_router_mask<typename CONFIG_T::prob_t, CONFIG_T, cubic>(probabilities, mask, rank, recip);
     else
-        soft_router_mask<data_T, CONFIG_T>(data, mask, rank, recip);
+        soft_router_mask<data_T, CONFIG_T, cubic>(data, mask, rank, recip);
     soft_router_outputs<res_T, CONFIG_T>(mask, rank, exponentials, probabilities, res, norm_table);
 }
 
 // Every token of the sample (n_rows rows of n_in logits), each routed on its own, in one pipeline.
+template <class data_T, class res_T, typename CONFIG_T, bool cubic, class recip_T>
+inline void soft_router_rows(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows],
+                             res_T res[CONFIG_T::n_out * CONFIG_T::n_rows],
+                             const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                             const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
+                             const typename CONFIG_T::norm_table_t norm_table[CONFIG_T::table_size],
+                             const recip_T *recip) {
+    NNET_INLINE
+    NNET_UNROLL
+    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
+        soft_router_row<data_T, res_T, CONFIG_T, cubic>(data + row * CONFIG_T::n_in, res + row * CONFIG_T::n_out,
+                                                        exp_table, inv_table, norm_table, recip);
+    }
+}
+
+// p = 2: the mask by nnet_softtopk.h and its reciprocal table.
 template <class data_T, class res_T, typename CONFIG_T>
 void soft_router(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], res_T res[CONFIG_T::n_out * CONFIG_T::n_rows],
                  const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
@@ -178,18 +213,26 @@ void soft_router(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows], res_T res
                  const typename CONFIG_T::norm_table_t norm_table[CONFIG_T::table_size],
                  const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
     NNET_PIPELINE(CONFIG_T::reuse_factor)
-    NNET_UNROLL
-    for (unsigned row = 0; row < CONFIG_T::n_rows; row++) {
-        soft_router_row<data_T, res_T, CONFIG_T>(data + row * CONFIG_T::n_in, res + row * CONFIG_T::n_out, exp_table,
-                                                 inv_table, norm_table, recip);
-    }
+    soft_router_rows<data_T, res_T, CONFIG_T, false>(data, res, exp_table, inv_table, norm_table, recip);
+}
+
+// p = 4/3: the mask by nnet_softtopk_cubic.h (the config carries its types and inv_l), no reciprocal table.
+template <class data_T, class res_T, typename CONFIG_T>
+void soft_router_cubic(const data_T data[CONFIG_T::n_in * CONFIG_T::n_rows],
+                       res_T res[CONFIG_T::n_out * CONFIG_T::n_rows],
+                       const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                       const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
+                       const typename CONFIG_T::norm_table_t norm_table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    const bool *no_table = 0;
+    soft_router_rows<data_T, res_T, CONFIG_T, true>(data, res, exp_table, inv_table, norm_table, no_table);
 }
 
 // ---- soft expert choice ----------------------------------------------------------------------------
 //
 // A group of n_tokens tokens, each a row of n_slice expert logits (data[n_in], row-major): P = the stable
-// softmax of each row (written into res_T), then for each expert the soft top-k mask M (p = 2, strength
-// l, k = capacity) of its column of P over the tokens, and gates M * P (written into res_T). The soft top-k
+// softmax of each row (written into res_T), then for each expert the soft top-k mask M (p = 2, or 4/3 in
+// soft_expert_choice_cubic; strength l, k = capacity) of its column of P over the tokens, and gates M * P (written into res_T). The soft top-k
 // config is the layer's with n_in = n_tokens and k = capacity. Twin: reference/soft_router.py.
 template <typename CONFIG_T> struct soft_expert_column : CONFIG_T {
     static const unsigned n_in = CONFIG_T::n_tokens;
@@ -198,12 +241,13 @@ template <typename CONFIG_T> struct soft_expert_column : CONFIG_T {
     static const bool largest = true;
 };
 
-template <class data_T, class res_T, typename CONFIG_T>
-void soft_expert_choice(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
-                        const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
-                        const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
-                        const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
-    NNET_PIPELINE(CONFIG_T::reuse_factor)
+template <class data_T, class res_T, typename CONFIG_T, bool cubic, class recip_T>
+inline void soft_expert_choice_group(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+                                     const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                                     const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
+                                     const recip_T *recip) {
+    NNET_INLINE
+    typedef soft_expert_column<CONFIG_T> column_config;
     static const unsigned experts = CONFIG_T::n_slice;
     res_T probabilities[CONFIG_T::n_in];
     NNET_ARRAY_PARTITION_COMPLETE(probabilities)
@@ -218,12 +262,32 @@ void soft_expert_choice(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n
         for (unsigned t = 0; t < CONFIG_T::n_tokens; t++) {
             column[t] = probabilities[t * experts + e];
         }
-        soft_topk<res_T, typename CONFIG_T::mask_t, soft_expert_column<CONFIG_T>>(column, mask, recip);
+        soft_mask_kernel<cubic>::template apply<res_T, typename CONFIG_T::mask_t, column_config>(column, mask, recip);
         NNET_UNROLL
         for (unsigned t = 0; t < CONFIG_T::n_tokens; t++) {
             res[t * experts + e] = mask[t] * column[t];
         }
     }
+}
+
+// p = 2: the columns' masks by nnet_softtopk.h and its reciprocal table.
+template <class data_T, class res_T, typename CONFIG_T>
+void soft_expert_choice(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+                        const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size],
+                        const typename CONFIG_T::recip_t recip[CONFIG_T::recip_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    soft_expert_choice_group<data_T, res_T, CONFIG_T, false>(data, res, exp_table, inv_table, recip);
+}
+
+// p = 4/3: the columns' masks by nnet_softtopk_cubic.h, no reciprocal table.
+template <class data_T, class res_T, typename CONFIG_T>
+void soft_expert_choice_cubic(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_in],
+                              const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                              const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    NNET_PIPELINE(CONFIG_T::reuse_factor)
+    const bool *no_table = 0;
+    soft_expert_choice_group<data_T, res_T, CONFIG_T, true>(data, res, exp_table, inv_table, no_table);
 }
 
 } // namespace nnet

@@ -134,6 +134,19 @@ void soft_expert_choice(stream<data_T> &data, stream<res_T> &res,
     write_whole<CONFIG_T::n_in, res_T>(gates, res);
 }
 
+// The same with p = 4/3 (nnet_softtopk_cubic.h): no reciprocal table.
+template <class data_T, class res_T, typename CONFIG_T>
+void soft_expert_choice_cubic(stream<data_T> &data, stream<res_T> &res,
+                              const typename CONFIG_T::exp_table_t exp_table[CONFIG_T::table_size],
+                              const typename CONFIG_T::inv_table_t inv_table[CONFIG_T::table_size]) {
+    typename data_T::value_type logits[CONFIG_T::n_in];
+    typename res_T::value_type gates[CONFIG_T::n_in];
+    read_whole<CONFIG_T::n_in, data_T>(data, logits);
+    soft_expert_choice_cubic<typename data_T::value_type, typename res_T::value_type, CONFIG_T>(logits, gates,
+                                                                                                exp_table, inv_table);
+    write_whole<CONFIG_T::n_in, res_T>(gates, res);
+}
+
 } // namespace nnet
 
 #endif

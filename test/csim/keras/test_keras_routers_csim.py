@@ -59,3 +59,28 @@ def test_capacity_sinkhorn_router(tmp_path) -> None:
     assert ((predicted > 0).reshape(-1, 6, 4).sum(axis=1) <= 3).all()  # the capacity per sample
     close = np.abs(predicted - gates).max(axis=1) > TOLERANCE
     assert close.mean() < 0.1  # a choice flips only where balanced scores are within the plan's bound
+
+
+def test_cubic_soft_routers(tmp_path) -> None:
+    """SoftTopKRouter(p=4/3) and ExpertChoiceRouter(l, p=4/3) on (tokens, features): firmware ==
+    interpreter bit for bit, and the layers' float forwards (exact, cubic ramp) within the table tolerances."""
+    from hls4ml.nn.keras_moe import ExpertChoiceRouter
+
+    inputs = keras.Input((TOKENS, D))
+    router = SoftTopKRouter(EXPERTS, k=2, l=0.5, p=4 / 3, k_max=3, iterations=14, name='router')
+    choice = ExpertChoiceRouter(capacity=2, l=0.25, iterations=14, p=4 / 3, name='choice')
+    model = keras.Model(inputs, [router(inputs), choice(inputs)])
+    router.kernel.assign(np.random.default_rng(2).integers(-8, 9, (D, EXPERTS)) / 8)
+    config = {'Model': {'Precision': 'fixed<16,6>', 'ReuseFactor': 1}}
+    converted = hls4ml.converters.convert_from_keras_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Vitis', io_type='io_parallel'
+    )
+    assert converted.graph.layers['router'].attributes['p'] == converted.graph.layers['choice'].attributes['p']
+    x = np.random.default_rng(0).integers(-32, 33, (40, TOKENS, D)) / 16
+    predicted = converted.predict(x)
+    references, _ = interpret(converted, x)
+    for values, reference in zip(predicted, references, strict=True):
+        np.testing.assert_array_equal(np.asarray(values).reshape(reference.shape), reference.to_double())
+    gates, chosen = (np.asarray(value, dtype=np.float64) for value in model(x))
+    np.testing.assert_allclose(np.asarray(predicted[0]).reshape(gates.shape), gates, atol=TOLERANCE)
+    np.testing.assert_allclose(np.asarray(predicted[1]).reshape(chosen.shape), chosen, atol=2.0**-6)

@@ -36,3 +36,29 @@ def test_soft_router_estimate(tmp_path) -> None:
     assert gates.resources['DSP'].low == TOKENS * stream['gates'].resources['DSP'].low
     assert gates.resources['LUT'].low > 2 * stream['gates'].resources['LUT'].low
     assert any('12 bisection steps' in note for note in gates.notes)
+
+
+def _by_p(tmp_path, p: float) -> dict:
+    builder = GraphBuilder('full')
+    x = builder.input(Origin('x', 'input'), (TOKENS, D))
+    logits = builder.dense(Origin('gate', 'Linear'), x, np.random.default_rng(1).normal(0, 1, (D, EXPERTS)), None)
+    settings = {'k': 2, 'l': 0.5, 'p': p, 'iterations': 12, 'k_max': 3, 'mask_on': 'logits'}
+    settings |= {'renormalize': True, 'output': 'gates'}
+    builder.output(builder.soft_router(Origin('router', 'SoftTopKRouter'), logits, settings), Origin('r', 'out'))
+    choice = builder.expert_choice(Origin('choice', 'ExpertChoiceRouter'), logits, 2, 0.25, 12, p)
+    builder.output(choice, Origin('choice', 'out'))
+    graph, origin = builder.finish()
+    config = hls4ml.utils.create_config(str(tmp_path / str(p)), 'myproject', 'Vitis', io_type='io_parallel')
+    config['HLSConfig'] = {'Model': {'Precision': 'fixed<16,6>', 'ReuseFactor': 1}}
+    return {row.name: row for row in ModelGraph(config, graph, origin).estimate().layers}
+
+
+def test_cubic_soft_routers_estimate(tmp_path) -> None:
+    """p = 4/3: the cubic kernel's (iterations + 1) n squares and cubes per mask replace the polish's one
+    product, so both soft routers take more DSPs than with p = 2, and no reciprocal table."""
+    linear, cubic = _by_p(tmp_path, 2.0), _by_p(tmp_path, 4 / 3)
+    for name in ('router', 'choice'):
+        assert cubic[name].resources['DSP'].low > linear[name].resources['DSP'].low, name
+        assert cubic[name].latency.low >= linear[name].latency.low, name
+        assert cubic[name].resources['BRAM_18K'].low <= linear[name].resources['BRAM_18K'].low, name
+    assert any('cubic ramps (p = 4/3)' in note for note in cubic['router'].notes)

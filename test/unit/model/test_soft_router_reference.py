@@ -115,7 +115,7 @@ def _support_is_clear(keys: np.ndarray, strength: float) -> np.ndarray:
 @pytest.mark.parametrize(
     ('changes', 'message'),
     [
-        ({'p': 4 / 3}, 'p=1.33'),
+        ({'p': 1.5}, 'p=1.5: expected p = 2'),
         ({'k_max': 3, 'renormalize': False}, 'k_max=3 < 8 experts needs renormalize=True'),
         ({'k_max': 1}, 'k_max=1 must be between k=2'),
         ({'l': -0.5}, 'l=-0.5'),

@@ -58,6 +58,6 @@ def test_refusals() -> None:
 
     with pytest.raises(ValueError, match='needs renormalize=True'):
         SoftTopKRouter(4, 8, k_max=4, renormalize=False)
-    with pytest.raises(ValueError, match='p=1.33'):
-        SoftTopKRouter(4, 8, p=4 / 3)
+    with pytest.raises(ValueError, match='p=1.5'):
+        SoftTopKRouter(4, 8, p=1.5)
     assert isinstance(SoftTopKRouter(4, 8), torch.nn.Module)
