@@ -136,9 +136,7 @@ def _untraced(function: Callable[..., torch.Tensor], arguments: dict[str, Any]) 
         torch._C._set_tracing_state(state)
 
 
-DEFAULTS: dict[str, dict[str, Any]] = {  # attributes a layer's function does not take (yet): their fixed value
-    'SoftTopKRouter': {'p': 2.0},
-}
+DEFAULTS: dict[str, dict[str, Any]] = {}  # attributes a layer's function does not take (yet): their fixed value
 
 
 def _attribute_key(name: str, kind: str) -> str:

@@ -72,7 +72,11 @@ OPS: dict[str, CustomOp] = {
             ('logits',),
             {'k': 'int', 'renormalize': 'int', 'output': 'string', 'capacity': 'int', 'sinkhorn_iterations': 'int'},
         ),
-        CustomOp('ExpertChoiceRouter', ('logits',), {'capacity': 'int', 'strength': 'double', 'iterations': 'int'}),
+        CustomOp(
+            'ExpertChoiceRouter',
+            ('logits',),
+            {'capacity': 'int', 'strength': 'double', 'iterations': 'int', 'p': 'double'},
+        ),
         CustomOp(
             'ReSOMMaps',
             ('inputs', 'codebooks', 'matrix', 'labels'),

@@ -216,7 +216,12 @@ def _router(step: Step, settings: dict[str, Any]) -> Value:
 
 
 def _expert_choice(step: Step, settings: dict[str, Any]) -> Value:
-    soft = (float(settings['strength']), int(settings['iterations']))
+    power = settings['p']  # an integral power as the int the module's default is (p = 2), so the IR is the same
+    soft = (
+        float(settings['strength']),
+        int(settings['iterations']),
+        int(power) if float(power).is_integer() else power,
+    )
     return step.builder.expert_choice(step.origin, step.tensor(0), int(settings['capacity']), *soft)
 
 

@@ -25,7 +25,7 @@ CONFIG = {'Model': {'Precision': 'fixed<16,6>'}}
 
 class Layers(torch.nn.Module):
     """Every exported layer once: a ReSOM over (a, b), a SOM (activities), soft top-k (p = 4/3, l = 0.3)
-    over a, a top-2 router with capacity and Sinkhorn balancing and a soft expert-choice router over c
+    over a, a top-2 router with capacity and Sinkhorn balancing and a soft expert-choice router (p = 4/3) over c
     (tokens, features)."""
 
     def __init__(self) -> None:
@@ -39,7 +39,7 @@ class Layers(torch.nn.Module):
         self.som.set_codebook(rng.random((8, 6)))
         self.soft = SparseSoftTopK(2, l=0.3, mode='mask', p=4 / 3, iterations=10)
         self.router = TopKRouter(4, 4, k=2, output_mode='weights', capacity=2, sinkhorn_iterations=2)
-        self.experts = ExpertChoiceRouter(2, l=0.5)
+        self.experts = ExpertChoiceRouter(2, l=0.5, p=4 / 3)
 
     def forward(self, a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, ...]:
         return self.resom(a, b), self.som(a), self.soft(a - 0.5), self.router(c), self.experts(c)

@@ -39,7 +39,7 @@ class Mixtures(torch.nn.Module):
         data = [rng.random((120, width)) for width in (4, 3, 5)]
         self.maps = ReSOMMaps([4, 3, 5], [(2, 2), (2, 3), (2, 2)], betas=[0.25, 0.5, 0.3], output='activities')
         self.maps.fit_maps(data, epochs=1, seed=1).fit_laterals(data)
-        self.router = SoftTopKRouter(4, 4, k=2, l=0.3, k_max=3)
+        self.router = SoftTopKRouter(4, 4, k=2, l=0.3, k_max=3, p=4 / 3)
         self.moe = SparseMoE(4, 3, 4, k=2)
         self.ffn = SparseMoE(4, 3, 4, k=1, renormalize=False, hidden_features=5)
         self.soft = SoftMoE(4, 3, 2, slots_per_expert=2)
@@ -80,7 +80,7 @@ def test_export_writes_the_lists_and_settings_as_the_op_table_says(exported) -> 
     betas = _attribute(maps, 'betas')
     assert betas.dtype == np.float64 and betas.tolist() == [0.25, 0.5, 0.3]  # not rounded to float32
     router = nodes['SoftTopKRouter']
-    assert _attribute(router, 'p') == 2.0 and _attribute(router, 'k_max') == 3
+    assert _attribute(router, 'p') == 4 / 3 and _attribute(router, 'k_max') == 3
     assert _attribute(router, 'strength') == 0.3
     assert list(nodes['SparseMoEFFN'].input[2:]) == ['ffn.weight', 'ffn.bias', 'ffn.weight2', 'ffn.bias2']
     assert _attribute(nodes['SparseMoEFFN'], 'renormalize') == 0
