@@ -16,7 +16,7 @@ from typing import Any
 import keras
 from keras import ops
 
-from hls4ml.model.reference.soft_router import check_soft_router, is_cubic
+from hls4ml.model.reference.soft_router import is_cubic, soft_router_settings
 from hls4ml.nn.keras_moe import soft_topk_cubic_mask, soft_topk_mask
 
 
@@ -68,17 +68,8 @@ class SoftTopKRouter(keras.layers.Layer):
     ) -> None:
         super().__init__(**kwargs)
         self.num_experts, self.use_bias = int(num_experts), bool(use_bias)
-        self.settings = {
-            'k': int(k),
-            'l': float(l),
-            'p': float(p),
-            'iterations': int(iterations),
-            'k_max': int(num_experts if k_max is None else k_max),
-            'mask_on': mask_on,
-            'renormalize': bool(renormalize),
-            'output': output_mode,
-        }
-        check_soft_router({'n_in': self.num_experts, **self.settings})
+        routing = (mask_on, renormalize, output_mode, iterations)
+        self.settings = soft_router_settings(num_experts, k, l, p, k_max, routing)
 
     def build(self, input_shape: Any) -> None:
         self.kernel = self.add_weight(shape=(int(input_shape[-1]), self.num_experts), name='kernel')

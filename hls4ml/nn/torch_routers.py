@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from hls4ml.model.reference.soft_router import SOFT_ROUTER_MASK_ON, SOFT_ROUTER_OUTPUTS, check_soft_router
+from hls4ml.model.reference.soft_router import SOFT_ROUTER_MASK_ON, SOFT_ROUTER_OUTPUTS, soft_router_settings
 from hls4ml.nn.torch_moe import sparse_soft_topk
 
 
@@ -76,17 +76,8 @@ class SoftTopKRouter(torch.nn.Module):
         bias: bool = False,
     ) -> None:
         super().__init__()
-        self.settings: dict[str, Any] = {
-            'k': int(k),
-            'l': float(l),
-            'p': float(p),
-            'iterations': int(iterations),
-            'k_max': int(num_experts if k_max is None else k_max),
-            'mask_on': mask_on,
-            'renormalize': bool(renormalize),
-            'output': output_mode,
-        }
-        check_soft_router({'n_in': int(num_experts), **self.settings})
+        routing = (mask_on, renormalize, output_mode, iterations)
+        self.settings: dict[str, Any] = soft_router_settings(num_experts, k, l, p, k_max, routing)
         self.gate = torch.nn.Linear(in_features, num_experts, bias=bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -7,7 +7,7 @@ import numpy as np
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.fixed.cast import canonical
 from hls4ml.model.tables import take
-from hls4ml.model.types import IntegerPrecisionType, PrecisionType, parse_precision
+from hls4ml.model.types import FixedPrecisionType, IntegerPrecisionType, PrecisionType, parse_precision
 
 __all__ = ['as_samples', 'constant', 'greater_than', 'integer', 'select', 'take']
 
@@ -42,3 +42,20 @@ def select(condition: np.ndarray, when_true: FixedArray, when_false: FixedArray)
 def greater_than(a: FixedArray, b: FixedArray) -> np.ndarray:
     """a > b, exact (`nnet::greater_than`)."""
     return b < a
+
+
+def exact_divide(value: FixedArray, divisor: FixedArray, quotient_type: FixedPrecisionType) -> FixedArray:
+    """floor(value / divisor) at quotient_type's LSB by restoring division, both in the remainder type:
+    one compare-subtract per quotient bit from weight 1 down to the LSB (requires 0 <= value <= divisor);
+    the twin of `nnet::exact_divide` (nnet_common.h): the ReSOM's normalisation, Sinkhorn balancing."""
+    remainder, remainder_type = value, value.type
+    quotient = quantize(np.zeros(value.shape), quotient_type, value.family)
+    weight = quantize(np.ones(value.shape), quotient_type, value.family)
+    half = quantize(np.full(value.shape, 0.5), quotient_type, value.family)
+    for _ in range(quotient_type.fractional + 1):
+        take_bit = ~greater_than(divisor, remainder)
+        remainder = select(take_bit, (remainder - divisor).cast(remainder_type), remainder)
+        quotient = select(take_bit, (quotient + weight).cast(quotient_type), quotient)
+        remainder = (remainder + remainder).cast(remainder_type)
+        weight = (weight * half).cast(quotient_type)
+    return quotient

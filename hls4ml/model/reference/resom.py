@@ -11,7 +11,7 @@ Then `iterations` times, both maps at once (Jacobi), with winner_m initially bmu
   top          = the largest lateral value of the map
   product: rem v = act * lateral, rem s = top;        sum: rem v = top * act + lateral, rem s = top + top
   top == 0:    product gives 0; sum uses v = act, s = 2 (the lateral part is 0)
-  act'         = divide(v, s): floor(v / s) at activity_t's LSB (restoring division, v <= s)
+  act'         = exact_divide(v, s): floor(v / s) at activity_t's LSB (restoring division, v <= s)
   winner_m     = first unit with the largest act'
 The global winner is winner_x unless act_y[winner_y] > act_x[winner_x] (ties: x, the lower index).
 """
@@ -24,7 +24,7 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Layer
-from hls4ml.model.reference.arrays import greater_than, integer, select, take
+from hls4ml.model.reference.arrays import exact_divide, greater_than, integer, select, take
 from hls4ml.model.reference.som import (
     DEFAULT_ACTIVITY_TABLE_SIZE,
     ActivityTable,
@@ -95,22 +95,6 @@ def lateral_input(
     return acc
 
 
-def divide(value: FixedArray, divisor: FixedArray, quotient_type: FixedPrecisionType) -> FixedArray:
-    """floor(value / divisor) at quotient_type's LSB by restoring division, both in the remainder type:
-    one compare-subtract per quotient bit from weight 1 down to the LSB (requires 0 <= value <= divisor)."""
-    remainder, remainder_type = value, value.type
-    quotient = quantize(np.zeros(value.shape), quotient_type, value.family)
-    weight = quantize(np.ones(value.shape), quotient_type, value.family)
-    half = quantize(np.full(value.shape, 0.5), quotient_type, value.family)
-    for _ in range(quotient_type.fractional + 1):
-        take_bit = ~greater_than(divisor, remainder)
-        remainder = select(take_bit, (remainder - divisor).cast(remainder_type), remainder)
-        quotient = select(take_bit, (quotient + weight).cast(quotient_type), quotient)
-        remainder = (remainder + remainder).cast(remainder_type)
-        weight = (weight * half).cast(quotient_type)
-    return quotient
-
-
 def combine(activity: FixedArray, lateral: FixedArray, combination: str, types: ResomTypes) -> FixedArray:
     """The new activities of one map: activity (x) or (+) the max-normalised lateral input, exactly divided.
     A map whose lateral input is all 0 gets 0 (product) or activity / 2 (sum)."""
@@ -123,9 +107,9 @@ def combine(activity: FixedArray, lateral: FixedArray, combination: str, types: 
     else:
         value, divisor = (top * activity + lateral).cast(remainder), (top + top).cast(remainder)
         two = quantize(np.full(activity.shape, 2.0), remainder, family)
-        fallback = divide(activity.cast(remainder), two, types.activity)
+        fallback = exact_divide(activity.cast(remainder), two, types.activity)
     active = greater_than(top, integer(0, family))
-    return select(active, divide(value, divisor, types.activity), fallback)
+    return select(active, exact_divide(value, divisor, types.activity), fallback)
 
 
 def associate(

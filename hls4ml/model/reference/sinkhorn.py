@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.model.fixed import FixedArray
-from hls4ml.model.reference.arrays import select, take
-from hls4ml.model.reference.resom import divide
+from hls4ml.model.reference.arrays import exact_divide, select, take
 from hls4ml.model.tables import TableSpec
 from hls4ml.model.types import FixedPrecisionType
 
@@ -34,7 +33,7 @@ def _normalise(plan: np.ndarray, axis: int, plan_type, remainder_type, family: s
     values = FixedArray(plan, plan_type, family).cast(remainder_type)
     sums = np.broadcast_to(values.raw.sum(axis=axis, keepdims=True), plan.shape)
     divisor = FixedArray(sums.copy(), remainder_type, family)
-    quotient = divide(values, divisor, plan_type)
+    quotient = exact_divide(values, divisor, plan_type)
     zero = FixedArray(np.zeros_like(plan), plan_type, family)
     return select(sums > 0, quotient, zero).raw
 

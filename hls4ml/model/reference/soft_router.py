@@ -128,6 +128,31 @@ def check_soft_router(attributes: dict) -> None:
     soft_mask_types(probe, mask, (n_in, k), attributes['l'], attributes['iterations'], attributes.get('p', 2.0))
 
 
+def soft_router_settings(
+    num_experts: int,
+    k: int,
+    strength: float,
+    p: float,
+    k_max: int | None,
+    routing: tuple[str, bool, str, int],
+) -> dict:
+    """The framework routers' settings, checked as the IR checks them: k, l, p, iterations, k_max (None:
+    num_experts, nothing dropped) and `routing` = (mask_on, renormalize, output, iterations)."""
+    mask_on, renormalize, output, iterations = routing
+    settings = {
+        'k': int(k),
+        'l': float(strength),
+        'p': float(p),
+        'iterations': int(iterations),
+        'k_max': int(num_experts if k_max is None else k_max),
+        'mask_on': mask_on,
+        'renormalize': bool(renormalize),
+        'output': output,
+    }
+    check_soft_router({'n_in': int(num_experts), **settings})
+    return settings
+
+
 def mask_key_types(settings: SoftRouterSettings, source: FixedPrecisionType, n_in: int) -> MaskTypes:
     """The soft top-k's internal types for the keys the mask is taken of (logits or probabilities)."""
     keys = source if settings.mask_on == 'logits' else settings.probability

@@ -26,6 +26,27 @@ template <class T> inline bool is_positive(const T &x) { return x > 0; }
 
 template <class A, class B> inline bool greater_than(const A &a, const B &b) { return (b - a) < 0; }
 
+// floor(value / divisor) at the quotient type's LSB, by restoring division: one compare-subtract per
+// quotient bit, from weight 1 down to 2^-fraction_bits. Requires 0 <= value <= divisor (exact; the
+// ReSOM's normalisation and the routers' Sinkhorn balancing use it).
+template <class quotient_T, class remainder_T, unsigned FractionBits>
+inline quotient_T exact_divide(remainder_T value, const remainder_T &divisor) {
+    NNET_INLINE
+    quotient_T quotient = 0;
+    quotient_T weight = 1;
+    const quotient_T half = 0.5;
+    NNET_UNROLL
+    for (unsigned bit = 0; bit <= FractionBits; bit++) {
+        if (!greater_than(divisor, value)) {
+            value = value - divisor;
+            quotient = quotient + weight;
+        }
+        value = value + value;
+        weight = weight * half;
+    }
+    return quotient;
+}
+
 // floor(sqrt(square)) on root_T's grid: the largest root with root * root <= square, found bit by bit
 // from the top (exact; the SOM's distances and the layer normalization's variance use it).
 template <class root_T, class square_T> inline root_T exact_root(const square_T &square) {

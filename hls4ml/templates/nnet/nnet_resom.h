@@ -111,26 +111,6 @@ template <class T, unsigned N> inline unsigned resom_first_largest(const T value
     return best;
 }
 
-// floor(value / divisor) at the quotient type's LSB, by restoring division: one compare-subtract per
-// quotient bit, from weight 1 down to 2^-fraction_bits. Requires 0 <= value <= divisor.
-template <class quotient_T, class remainder_T, unsigned FractionBits>
-inline quotient_T resom_divide(remainder_T value, const remainder_T &divisor) {
-    NNET_INLINE
-    quotient_T quotient = 0;
-    quotient_T weight = 1;
-    const quotient_T half = 0.5;
-    NNET_UNROLL
-    for (unsigned bit = 0; bit <= FractionBits; bit++) {
-        if (!greater_than(divisor, value)) {
-            value = value - divisor;
-            quotient = quotient + weight;
-        }
-        value = value + value;
-        weight = weight * half;
-    }
-    return quotient;
-}
-
 // The fold of the Resource lateral products: the n_units_x * n_units_y entries of H in reuse_factor
 // blocks of block_factor.
 template <class CONFIG_T> struct resom_lateral_fold {
@@ -217,7 +197,7 @@ inline typename CONFIG_T::activity_t resom_combine_unit(const typename CONFIG_T:
         divisor = top + top;
     }
     if (active || CONFIG_T::combine == resom_sum) {
-        return resom_divide<typename CONFIG_T::activity_t, remainder_t, CONFIG_T::activity_fraction>(value, divisor);
+        return exact_divide<typename CONFIG_T::activity_t, remainder_t, CONFIG_T::activity_fraction>(value, divisor);
     }
     return 0;
 }

@@ -17,7 +17,6 @@
 #define NNET_ROUTER_H_
 
 #include "nnet_common.h"
-#include "nnet_resom.h" // resom_divide: the exact restoring division
 #include "nnet_softmax.h"
 #include "nnet_table.h"
 #include "nnet_topk.h"
@@ -122,9 +121,7 @@ inline void router_gate_values(const data_T data[CONFIG_T::n_in], const unsigned
             sum += term;
         }
     }
-    typedef typename CONFIG_T::inv_index_t index_t;
-    const int slot = table_slot<index_t, CONFIG_T::inv_table_shift, CONFIG_T::inv_table_start>(sum);
-    const typename CONFIG_T::inv_table_t inverse = inv_table[clamp_slot<CONFIG_T::table_size>(slot)];
+    const typename CONFIG_T::inv_table_t inverse = softmax_inverse<CONFIG_T>(inv_table, sum);
     NNET_UNROLL
     for (unsigned s = 0; s < CONFIG_T::k; s++) {
         gates[s] = kept[s] * inverse;
@@ -228,7 +225,7 @@ inline void router_sinkhorn_normalise(typename CONFIG_T::plan_t plan[CONFIG_T::n
                 plan[line * LineStride + i * Stride] = 0;
             else
                 plan[line * LineStride + i * Stride] =
-                    resom_divide<typename CONFIG_T::plan_t, remainder_t, CONFIG_T::plan_fraction>(value, sum);
+                    exact_divide<typename CONFIG_T::plan_t, remainder_t, CONFIG_T::plan_fraction>(value, sum);
         }
     }
 }

@@ -85,9 +85,7 @@ inline void soft_router_softmax(const typename CONFIG_T::exp_table_t exponential
     for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
         sum += exponentials[i];
     }
-    typedef typename CONFIG_T::inv_index_t index_t;
-    const int slot = table_slot<index_t, CONFIG_T::inv_table_shift, CONFIG_T::inv_table_start>(sum);
-    const typename CONFIG_T::inv_table_t inverse = inv_table[clamp_slot<CONFIG_T::table_size>(slot)];
+    const typename CONFIG_T::inv_table_t inverse = softmax_inverse<CONFIG_T>(inv_table, sum);
     NNET_UNROLL
     for (unsigned i = 0; i < CONFIG_T::n_in; i++) {
         probabilities[i] = exponentials[i] * inverse;

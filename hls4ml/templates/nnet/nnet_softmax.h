@@ -55,6 +55,14 @@ inline typename CONFIG_T::exp_table_t softmax_exp(const typename CONFIG_T::exp_t
     return table[clamp_slot<CONFIG_T::table_size>(slot)];
 }
 
+// The reciprocal-table entry of a sum of exponentials, clamped at the table ends.
+template <class CONFIG_T, class T>
+inline typename CONFIG_T::inv_table_t softmax_inverse(const typename CONFIG_T::inv_table_t *table, const T &sum) {
+    typedef typename CONFIG_T::inv_index_t index_t;
+    const int slot = table_slot<index_t, CONFIG_T::inv_table_shift, CONFIG_T::inv_table_start>(sum);
+    return table[clamp_slot<CONFIG_T::table_size>(slot)];
+}
+
 // The index of the first maximum (ties keep the lowest index).
 template <class data_T, unsigned N> inline unsigned first_max_index(const data_T *data) {
     NNET_INLINE
@@ -88,9 +96,7 @@ inline void softmax_row(const data_T *data, res_T *res, const typename CONFIG_T:
             exp_res[i] = softmax_exp<CONFIG_T>(exp_table, data[i]);
         sum += exp_res[i];
     }
-    typedef typename CONFIG_T::inv_index_t index_t;
-    const int slot = table_slot<index_t, CONFIG_T::inv_table_shift, CONFIG_T::inv_table_start>(sum);
-    const typename CONFIG_T::inv_table_t inverse = inv_table[clamp_slot<CONFIG_T::table_size>(slot)];
+    const typename CONFIG_T::inv_table_t inverse = softmax_inverse<CONFIG_T>(inv_table, sum);
     NNET_UNROLL
     for (unsigned i = 0; i < slice; i++) {
         res[i] = exp_res[i] * inverse;

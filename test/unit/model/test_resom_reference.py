@@ -14,7 +14,8 @@ from hls4ml.converters.som import som_graph
 from hls4ml.model.fixed import quantize
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
-from hls4ml.model.reference.resom import ResomTypes, afferent, associate, divide, layer_setup, remainder_type
+from hls4ml.model.reference.arrays import exact_divide
+from hls4ml.model.reference.resom import ResomTypes, afferent, associate, layer_setup, remainder_type
 from hls4ml.model.reference.resom_learn import hebbian_update, hebbian_update_bmu, kohonen_update, neighbourhood_table
 from hls4ml.model.types import FixedPrecisionType, parse_precision
 from hls4ml.utils.config import config_from_graph, create_config
@@ -79,7 +80,7 @@ def test_divide_is_the_exact_floor() -> None:
     remainder = FixedPrecisionType(20, 6, False)
     divisor = quantize(rng.random((200, 1)) * 20 + 2.0**-14, remainder)
     value = quantize(rng.random((200, 1)) * divisor.value, remainder)
-    quotient = divide(value, divisor, ACTIVITY)
+    quotient = exact_divide(value, divisor, ACTIVITY)
     for got, v, s in zip(quotient.value.ravel(), value.value.ravel(), divisor.value.ravel(), strict=True):
         exact = Fraction(v) / Fraction(s)
         assert Fraction(got) == Fraction(int(exact * 2**23), 2**23)
