@@ -26,6 +26,28 @@ def _array(impl: LayerImpl, context: LoweringContext, layer: Layer, name: str, v
     return array_name
 
 
+def association_statics(
+    layer: Layer, context: LoweringContext, activity: FixedPrecisionType, table_size: int
+) -> list[tuple[str, str, str]]:
+    """The config fields every ReSOM (two maps or M) prints alike: the output size, the distance, the
+    association's source, combination, rounds and output, the activities' fraction bits, the table size,
+    the IO type, the reuse factor and the Resource strategy."""
+    attributes = layer.attributes
+    return [
+        ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
+        ('unsigned', 'distance', f'nnet::som_{attributes["distance"]}'),
+        ('unsigned', 'source', f'nnet::resom_{attributes["source"]}'),
+        ('unsigned', 'combine', f'nnet::resom_{attributes["combine"]}'),
+        ('unsigned', 'iterations', str(attributes['iterations'])),
+        ('unsigned', 'output', f'nnet::resom_{attributes["output"]}'),
+        ('unsigned', 'activity_fraction', str(activity.fractional)),
+        ('unsigned', 'table_size', str(table_size)),
+        ('unsigned', 'io_type', context.io_type),
+        ('unsigned', 'reuse_factor', str(attributes.get('reuse_factor', 1))),
+        *folded_strategy(layer),
+    ]
+
+
 @lowering(Kind.RESOM, stream='nnet_resom_stream.h')
 def lower_resom(layer: Layer, context: LoweringContext) -> LayerImpl:
     impl = context.start(layer, 'nnet_resom.h', 'nnet::resom_config', 'nnet::resom')
@@ -35,17 +57,7 @@ def lower_resom(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'n_in_y', str(attributes['n_in_y'])),
         ('unsigned', 'n_units_x', str(attributes['n_units_x'])),
         ('unsigned', 'n_units_y', str(attributes['n_units_y'])),
-        ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
-        ('unsigned', 'distance', f'nnet::som_{attributes["distance"]}'),
-        ('unsigned', 'source', f'nnet::resom_{attributes["source"]}'),
-        ('unsigned', 'combine', f'nnet::resom_{attributes["combine"]}'),
-        ('unsigned', 'iterations', str(attributes['iterations'])),
-        ('unsigned', 'output', f'nnet::resom_{attributes["output"]}'),
-        ('unsigned', 'activity_fraction', str(types.activity.fractional)),
-        ('unsigned', 'table_size', str(tables[0].size)),
-        ('unsigned', 'io_type', context.io_type),
-        ('unsigned', 'reuse_factor', str(attributes.get('reuse_factor', 1))),
-        *folded_strategy(layer),
+        *association_statics(layer, context, types.activity, tables[0].size),
     ]
     impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in TYPED]
     impl.typedefs.append(('remainder_t', types.remainder.spelling(context.family)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.backends.common.context import LoweringContext
-from hls4ml.backends.common.lowering_som import folded_strategy
+from hls4ml.backends.common.lowering_resom import association_statics
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
@@ -61,17 +61,7 @@ def lower_resom_maps(layer: Layer, context: LoweringContext) -> LayerImpl:
         ('unsigned', 'n_maps', str(n_maps)),
         ('unsigned', 'n_units', str(sum(units))),
         ('unsigned', 'n_codebook', str(codebook_size)),
-        ('unsigned', 'n_out', str(context.graph.tensors[layer.outputs[0]].size)),
-        ('unsigned', 'distance', f'nnet::som_{attributes["distance"]}'),
-        ('unsigned', 'source', f'nnet::resom_{attributes["source"]}'),
-        ('unsigned', 'combine', f'nnet::resom_{attributes["combine"]}'),
-        ('unsigned', 'iterations', str(attributes['iterations'])),
-        ('unsigned', 'output', f'nnet::resom_{attributes["output"]}'),
-        ('unsigned', 'activity_fraction', str(types.activity.fractional)),
-        ('unsigned', 'table_size', str(tables[0].size)),
-        ('unsigned', 'io_type', context.io_type),
-        ('unsigned', 'reuse_factor', str(attributes.get('reuse_factor', 1))),
-        *folded_strategy(layer),
+        *association_statics(layer, context, types.activity, tables[0].size),
     ]
     _map_statics(impl, context, layer, tables)
     impl.typedefs += [(f'{var}_t', context.type_name(layer, var)) for var in TYPED]
