@@ -113,6 +113,16 @@ def _resom_distances(graph: Graph, layer: Layer, side: str, context: PassContext
     layer.types[f'accum_{side}'] = sum_type(fraction, bound, False, context)
 
 
+def association_types(layer: Layer, context: PassContext) -> None:
+    """The 'auto' types every ReSOM (two maps or M) sets alike: activities ufixed<W,1> (W the default
+    width: they hold 1 and 0.5 exactly), labels an unsigned integer holding the largest label."""
+    types = layer.types
+    if is_auto(types['activity']):
+        types['activity'] = FixedPrecisionType(default_width(context), 1, False)
+    if is_auto(types['label']):
+        types['label'] = unsigned_integer(int(layer.weights.get('labels', np.zeros(1)).max(initial=0)))
+
+
 def resom(graph: Graph, layer: Layer, context: PassContext) -> None:
     """ReSOM (docs/resom.md): exact distances per map; activities ufixed<W,1> (they lie in [0, 1]); the
     lateral input exact (H row or column sums times the largest activity); the result holds the output."""
@@ -120,10 +130,7 @@ def resom(graph: Graph, layer: Layer, context: PassContext) -> None:
     types, attributes = layer.types, layer.attributes
     for side in ('x', 'y'):
         _resom_distances(graph, layer, side, context)
-    if is_auto(types['activity']):
-        types['activity'] = FixedPrecisionType(default_width(context), 1, False)
-    if is_auto(types['label']):
-        types['label'] = unsigned_integer(int(layer.weights.get('labels', np.zeros(1)).max(initial=0)))
+    association_types(layer, context)
     activity, lateral = types['activity'], types['lateral']
     if is_auto(types['lateral_accum']) and isinstance(activity, FixedPrecisionType):
         assert isinstance(lateral, FixedPrecisionType)

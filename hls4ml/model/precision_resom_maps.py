@@ -8,7 +8,7 @@ import numpy as np
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.pass_context import PassContext
-from hls4ml.model.precision_maps import _som_bound
+from hls4ml.model.precision_maps import _som_bound, association_types
 from hls4ml.model.precision_rules import default_width, fitted_type, is_auto, sum_type, unsigned_integer
 from hls4ml.model.reference.resom_maps import block_matrix, offsets, pairs
 from hls4ml.model.types import FixedPrecisionType
@@ -55,10 +55,7 @@ def resom_maps(graph: Graph, layer: Layer, context: PassContext) -> None:
     _fit_shared(layer, 'codebook', [f'codebook_{m}' for m in range(len(units))], context)
     _fit_shared(layer, 'lateral', [f'lateral_{i}_{j}' for i, j in pairs(len(units))], context)
     _accum(graph, layer, context)
-    if is_auto(types['activity']):
-        types['activity'] = FixedPrecisionType(default_width(context), 1, False)
-    if is_auto(types['label']):
-        types['label'] = unsigned_integer(int(layer.weights.get('labels', np.zeros(1)).max(initial=0)))
+    association_types(layer, context)
     activity, lateral = types['activity'], types['lateral']
     if is_auto(types['lateral_accum']) and isinstance(activity, FixedPrecisionType):
         assert isinstance(lateral, FixedPrecisionType)
