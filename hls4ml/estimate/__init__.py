@@ -17,15 +17,16 @@ from hls4ml.backends.base import Design
 from hls4ml.backends.common.project import top_schedule
 from hls4ml.backends.devices import family_of, part_of
 from hls4ml.estimate.context import LayerModel, RuleContext
-from hls4ml.estimate.model import Target, buffer_row, fifo_rows, layer_row
-from hls4ml.estimate.primitives import ZERO
+from hls4ml.estimate.model import Target, buffer_row, fifo_rows, layer_model, layer_row, port_row
+from hls4ml.estimate.primitives import ZERO, Range
 from hls4ml.estimate.result import Estimate, LayerEstimate
-from hls4ml.estimate.schedule import parallel_totals, stream_totals
+from hls4ml.estimate.schedule import parallel_totals, stage_registers, stream_totals
 from hls4ml.model.kinds import is_port
 
 __all__ = ['Estimate', 'LayerEstimate', 'estimate_model']
 
 DEFAULT_UNCERTAINTY = {'amd': '12.5%', 'intel': '0%', 'asic': '0%'}
+INTEL_KERNEL_CYCLES = 3  # oneAPI: the kernel's pipe read and write (fitted: pooling alone reports 3 cycles)
 
 
 def estimate_model(design: Design, part: str | None = None) -> Estimate:
@@ -35,16 +36,14 @@ def estimate_model(design: Design, part: str | None = None) -> Estimate:
     period = float(config.get('ClockPeriod', 5))
     effective = period * (1 - _uncertainty(config.get('ClockUncertainty'), period, target.vendor))
     io_stream = config['IOType'] == 'io_stream'
-    ctx = RuleContext(design.graph, target.family, effective, io_stream)
-    rows, models = [], {}
-    for layer in design.graph.layers.values():
-        if is_port(layer):
-            continue
-        row, layer_model = layer_row(layer, ctx, target)
-        rows.append(row)
-        if layer_model is not None:
-            models[layer.name] = layer_model
+    tool = design.backend.name.lower()
+    ctx = RuleContext(design.graph, target.family, effective, io_stream, target.vendor, tool)
+    layers = [layer for layer in design.graph.layers.values() if not is_port(layer)]
+    modelled = {layer.name: layer_model(layer, ctx) for layer in layers}
+    models = {name: model for name, (model, _) in modelled.items() if model is not None}
     schedule, latency, interval = _totals(design, ctx, models)
+    rows = [layer_row(layer, *modelled[layer.name], target) for layer in layers]
+    rows += [port_row(ctx, target)]
     rows += fifo_rows(ctx, target) if io_stream else []
     rows += [buffer_row(ctx, target)] if schedule == 'dataflow' else []
     total = _total(rows, target.columns, latency, interval)
@@ -84,10 +83,16 @@ def _uncertainty(text: Any, period: float, vendor: str) -> float:
 
 
 def _totals(design: Design, ctx: RuleContext, models: dict[str, LayerModel]) -> tuple[str, Any, Any]:
+    """(schedule, latency, II); sets every layer's register point from the schedule's cycle boundaries."""
+    port_cycles = INTEL_KERNEL_CYCLES if ctx.vendor == 'intel' else 0
     if ctx.io_stream:
-        return ('stream', *stream_totals(ctx, models))
+        latency, interval = stream_totals(ctx, models)
+        stage_registers(ctx, models, {})
+        return 'stream', latency + Range(0, port_cycles, port_cycles), interval
     style, top_interval = top_schedule(design)  # the top-level schedule the writer emits
-    return (style, *parallel_totals(ctx, models, style == 'dataflow', top_interval))
+    latency, interval, spans = parallel_totals(ctx, models, style == 'dataflow', top_interval)
+    stage_registers(ctx, models, spans)
+    return style, latency + Range(0, port_cycles, port_cycles), interval
 
 
 def _total(rows: list[LayerEstimate], columns: tuple[str, ...], latency: Any, interval: Any) -> LayerEstimate:
@@ -100,7 +105,10 @@ def _total(rows: list[LayerEstimate], columns: tuple[str, ...], latency: Any, in
 
 
 def _row_notes(rows: list[LayerEstimate]) -> list[str]:
-    notes = ['ranges are low-high; rows marked * are coarse (docs/estimator.md says why)']
+    notes = [
+        'cells: point estimate (calibrated band); to_dict() also has the bounds low-high; '
+        'rows marked * are coarse (docs/estimator.md says why)'
+    ]
     missing = [row.name for row in rows if not row.modelled]
     if missing:
         notes.append(f'not modelled, left out of the totals: {", ".join(missing)}')

@@ -29,11 +29,20 @@ from hls4ml.estimate.primitives import (
 )
 from hls4ml.estimate.rules import estimator_rule
 from hls4ml.model.ir import Layer
-from hls4ml.model.kinds import GLOBAL_POOLINGS, HARD_ACTIVATIONS, POOLINGS, TABLE_ACTIVATIONS, Kind
+from hls4ml.model.kinds import (
+    BOUNDED_TABLE_ACTIVATIONS,
+    GLOBAL_POOLINGS,
+    HARD_ACTIVATIONS,
+    POOLINGS,
+    TABLE_ACTIVATIONS,
+    Kind,
+)
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.reference.som import activity_table
 from hls4ml.model.types import FixedPrecisionType
+
+SELECT_LUTS_PER_BIT = 2  # a relu-like sign test and select, per result bit (fitted, see activation)
 
 
 def table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tuple[list[Memory], bool | None]:
@@ -53,21 +62,33 @@ def table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tup
 @estimator_rule(Kind.ACTIVATION, Kind.UNARY_LUT, Kind.PARAMETRIZED_ACTIVATION, Kind.PRELU, Kind.HARD_ACTIVATION)
 def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
     """relu-like: a sign test and a multiplexer per value; table functions: an index (a subtraction
-    and a shift), two range checks and a ROM read; leaky/elu/selu/hard_sigmoid: constant products;
-    clipped_relu: a second comparison; hard_swish: the gate's constant product and x times the gate."""
+    and a shift), two range checks and a ROM read (sigmoid, tanh, softsign clamp at both ends: two
+    more checks per value); leaky/elu/selu/hard_sigmoid: constant products; clipped_relu: a second
+    comparison; hard_swish: the gate's constant product and x times the gate. A leaky ReLU of slope 1
+    is the identity: Vitis removes it (381 LUTs for Dense + LeakyReLU(1) against 2,910 with a PReLU), so
+    it costs nothing there; Vivado HLS 2020.1 kept it. The sign test and select of a value cost
+    SELECT_LUTS_PER_BIT LUTs per result bit (fitted: Dense + PReLU(0) minus Dense alone is 1,900-2,500
+    LUTs for 64 x 16 bits in four reports)."""
     count, data_bits = lanes(layer, ctx), ctx.input_bits(layer)
     result = ctx.type_bits(layer, 'result')
     name = layer.attributes.get('activation', layer.kind.lower())
-    cost = Cost(register_bits=Range.exact(count * result), logic_bits=count * result)
+    if name == 'leaky_relu' and float(layer.attributes.get('activ_param', 0)) == 1.0 and ctx.tool != 'vivado':
+        latency, interval = schedule(layer, ctx, Range.exact(0))
+        model = LayerModel(Cost(), latency, interval, Range.exact(0), ['slope 1: the identity'])
+        model.stage_bits = None if ctx.io_stream else 0  # io_stream: still a process copying its element
+        return model
+    cost = Cost(register_bits=Range.exact(count * result), logic_bits=SELECT_LUTS_PER_BIT * count * result)
     chain = ctx.compare_ns(data_bits)
-    read = ZERO
+    read, free, carried = ZERO, 0, 0
     if name in TABLE_ACTIVATIONS or layer.kind == Kind.UNARY_LUT:
         rf = 1 if ctx.io_stream else int(layer.attributes.get('reuse_factor', 1))
         memories, block_ram = table_memories(layer, ctx, {'': math.ceil(count / rf)})
         cost.memories += memories
         cost.adder_bits += count * data_bits
-        cost.logic_bits += 2 * count * data_bits
+        cost.logic_bits += (4 if name in BOUNDED_TABLE_ACTIVATIONS else 2) * count * data_bits
         read = ctx.read_cycles(block_ram)
+        free = 1 if block_ram else 0  # the read's first cycle registers inside the block
+        carried = count * data_bits if name in ('elu', 'selu') else 0  # x is kept for the x > 0 side
     if name == 'clipped_relu':  # the second comparison, against the ceiling
         cost.logic_bits += count * data_bits
     factors = _activation_factors(layer, ctx, count)
@@ -77,7 +98,7 @@ def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
         chain = chain + ctx.multiply_ns(cost.multipliers)
     depth = ctx.cycles(chain, read)
     latency, interval = schedule(layer, ctx, depth)
-    return LayerModel(cost, latency, interval, depth)
+    return LayerModel(cost, latency, interval, depth, free_boundaries=free, carried_bits=carried)
 
 
 def _activation_factors(layer: Layer, ctx: RuleContext, count: int) -> list[Multiplier]:
@@ -289,7 +310,7 @@ def move(layer: Layer, ctx: RuleContext) -> LayerModel:
     in io_stream a loop over elements, with a whole-tensor buffer (transpose) or a row (upsampling that
     repeats rows)."""
     if not ctx.io_stream:
-        return LayerModel(Cost(), Range(0, 1), Range.exact(1), Range(0, 1), ['wiring'])
+        return LayerModel(Cost(), Range(0, 1, 0), Range.exact(1), Range(0, 1, 0), ['wiring'], stage_bits=0)
     bits = ctx.type_bits(layer, 'result')
     cost = Cost(register_bits=Range.exact(_element_bits(ctx, layer.outputs[0], bits)))
     out_elements = max(ctx.elements(name) for name in layer.outputs)

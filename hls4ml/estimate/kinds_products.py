@@ -23,6 +23,8 @@ from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, Kind
 from hls4ml.model.passes.fifo_depths import stream_pack
 
+WINDOW_LUTS_PER_BIT = 2  # io_stream convolution: LUTs per window register bit (fitted: two depthwise reports)
+
 
 @dataclass
 class Matrix:
@@ -40,6 +42,7 @@ class Matrix:
     strategy: str
     copies: int = 1
     groups: int = 1
+    biases: list[int] | None = None  # raw biases (None: every output has one)
 
     @property
     def n_weights(self) -> int:
@@ -54,6 +57,19 @@ class Matrix:
         nonzero = np.asarray(self.weights, dtype=object).reshape(self.rows, self.cols) != 0
         return [int(count) for count in nonzero.sum(axis=0)]
 
+    def additions(self) -> int:
+        """Additions of one pass: each output sums its nonzero products and a nonzero bias (a zero bias,
+        Keras' default, is not added: the calibration's Dense(1 -> 64) used no adder LUTs)."""
+        biases = self.biases if self.biases is not None else [1] * self.cols
+        terms = self.terms_per_output()
+        return sum(max(count - 1 + (biases[j % len(biases)] != 0), 0) for j, count in enumerate(terms))
+
+    @property
+    def constant(self) -> bool:
+        """Each multiplier sees one fixed weight: Latency, or Resource at reuse factor 1 (its loop fully
+        unrolled over a completely partitioned weight array), as the tools then fold the constants."""
+        return self.reuse_factor == 1
+
 
 def mux_luts(inputs: int) -> int:
     """LUT6s per bit of an inputs-to-1 multiplexer (one LUT6 is a 4:1 multiplexer)."""
@@ -65,14 +81,14 @@ def latency_matrix(matrix: Matrix, ctx: RuleContext, notes: list[str]) -> tuple[
     cost = Cost()
     rf, copies = matrix.reuse_factor, matrix.copies
     terms = matrix.terms_per_output()
-    if rf == 1:
+    if matrix.constant:
         cost.add_multipliers(constant_multipliers(matrix.weights, matrix.data_bits, copies))
         notes.append(f'{matrix.zeros} zero weights cost nothing; constant multipliers')
     else:
         limit = math.ceil(matrix.n_weights / rf) - matrix.zeros // rf
         cost.add_multipliers([Multiplier(copies * limit, matrix.data_bits, matrix.weight_bits)])
         cost.logic_bits += copies * limit * (matrix.data_bits + matrix.weight_bits) * mux_luts(rf)
-    adds = copies * sum(terms) * matrix.accum_bits
+    adds = copies * matrix.additions() * matrix.accum_bits
     cost.adder_bits += math.ceil(adds / rf)
     cost.register_bits = Range(0, adds - cost.adder_bits) + Range.exact(copies * matrix.cols * matrix.result_bits)
     chain = ctx.multiply_ns(cost.multipliers) + ctx.add_ns(matrix.accum_bits, tree_levels(max(terms, default=0) + 1))
@@ -100,20 +116,35 @@ def resource_matrix(matrix: Matrix, ctx: RuleContext, notes: list[str]) -> tuple
 
 
 def matrix_model(matrix: Matrix, ctx: RuleContext) -> LayerModel:
-    """A matrix product applied to `groups` pixel groups in sequence (1 for Dense)."""
+    """A matrix product applied to `groups` pixel groups in sequence (1 for Dense). Its registers at a
+    cycle boundary are `matrix_stage_bits`; a loop (pixel groups, Resource's RF steps) registers one
+    iteration's pipeline, not its whole latency."""
     notes: list[str] = []
     rf, groups = matrix.reuse_factor, matrix.groups
-    if matrix.strategy == 'resource':
+    if matrix.strategy == 'resource' and not matrix.constant:
         cost, depth = resource_matrix(matrix, ctx, notes)
         per_group = Range.exact(rf) + depth + LOOP_OVERHEAD_CYCLES
         latency = per_group.scale(groups)
-        return LayerModel(cost, latency, latency + Range(0, 1), depth, notes)
-    cost, depth = latency_matrix(matrix, ctx, notes)
-    if groups == 1:
-        latency, interval = pipelined(depth, rf)
-        return LayerModel(cost, latency, interval, depth, notes)
-    latency = Range.exact((groups - 1) * rf) + depth + LOOP_OVERHEAD_CYCLES
-    return LayerModel(cost, latency, Range.exact(groups * rf) + LOOP_OVERHEAD_CYCLES, depth, notes)
+        model = LayerModel(cost, latency, latency + Range(0, 1), depth, notes)
+    else:
+        cost, depth = latency_matrix(matrix, ctx, notes)
+        if groups == 1:
+            latency, interval = pipelined(depth, rf)
+            model = LayerModel(cost, latency, interval, depth, notes)
+        else:
+            latency = Range.exact((groups - 1) * rf) + depth + LOOP_OVERHEAD_CYCLES
+            model = LayerModel(cost, latency, Range.exact(groups * rf) + LOOP_OVERHEAD_CYCLES, depth, notes)
+    if groups > 1 or matrix.strategy == 'resource':
+        model.loop_boundaries = math.ceil(depth.value - 1e-9) + 1
+    model.stage_bits = matrix_stage_bits(matrix)
+    return model
+
+
+def matrix_stage_bits(matrix: Matrix) -> float:
+    """Bits registered at a cycle boundary inside a matrix product: half way between its products (at
+    the accumulator width) and its outputs, an adder tree narrowing from one to the other."""
+    products = math.ceil((matrix.n_weights - matrix.zeros) / matrix.reuse_factor)  # in flight per cycle
+    return matrix.copies * (products * matrix.accum_bits + matrix.cols * matrix.result_bits) / 2
 
 
 def _matrix(layer: Layer, ctx: RuleContext, rows: int, cols: int, copies: int = 1, groups: int = 1) -> Matrix:
@@ -129,6 +160,7 @@ def _matrix(layer: Layer, ctx: RuleContext, rows: int, cols: int, copies: int = 
         str(layer.attributes.get('strategy', 'latency')),
         copies,
         groups,
+        raw_values(layer.weights['bias'], layer.types.get('bias')) if 'bias' in layer.weights else [0],
     )
 
 
@@ -173,8 +205,12 @@ def _stream_convolution(layer: Layer, ctx: RuleContext, matrix: Matrix) -> Layer
     channels, in_width = attributes['n_chan'], attributes['in_width']
     if height > 1:
         cost.memories.append(Memory('ram', in_width, (height - 1) * channels * matrix.data_bits, label='line buffer'))
-    cost.register_bits = cost.register_bits + Range.exact(height * width * channels * matrix.data_bits)
+    window_bits = height * width * channels * matrix.data_bits
+    cost.register_bits = cost.register_bits + Range.exact(window_bits)
+    cost.logic_bits += WINDOW_LUTS_PER_BIT * window_bits  # shifting the window, the padding and output tests
     latency, interval = stream_schedule(depth, ctx.elements(layer.inputs[0]), matrix.reuse_factor)
+    pipeline = math.ceil(depth.value - 1e-9) * matrix_stage_bits(matrix)  # one window's products in flight
+    cost.register_bits = cost.register_bits.at(cost.register_bits.value + pipeline)
     return LayerModel(cost, latency, interval, depth, notes, coarse=True)
 
 

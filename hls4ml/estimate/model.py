@@ -48,6 +48,8 @@ RULE_MODULES = (
     selection,
     sequence,
 )
+INTEL_ADDER_ALUTS = 1.0  # oneAPI: ALUTs per adder bit beyond the LUT count (fitted: pooling adders ~2 ALUTs/bit)
+INTEL_REGISTER_FACTOR = 1.5  # oneAPI: REGs per register bit of the AMD model (fitted, see docs/estimator.md)
 RULES: Mapping[str, Rule] = MappingProxyType(REGISTERED)  # every kind but the ports (a port is not a circuit)
 
 
@@ -70,7 +72,7 @@ class Target:
         return (*base, 'MUL', 'AREA') if self.area else base
 
     def resources(self, cost: Cost) -> dict[str, Range]:
-        neutral = map_cost(cost, self.family)
+        neutral = map_cost(cost, self.family, self.vendor)
         if self.vendor == 'amd':
             columns = {
                 'DSP': neutral['DSP'],
@@ -80,9 +82,10 @@ class Target:
                 'URAM': ZERO,
             }
         elif self.vendor == 'intel':  # the oneAPI compiler adds control logic and registers freely
+            adders = Range(0, 2 * cost.adder_bits, INTEL_ADDER_ALUTS * cost.adder_bits)
             columns = {
-                'ALUT': neutral['LUT'].scale(1.0, 1.5),
-                'REG': neutral['FF'].scale(1.0, 2.0),
+                'ALUT': neutral['LUT'].scale(1.0, 1.5, 1.0) + adders,
+                'REG': neutral['FF'].scale(1.0, 2.0, INTEL_REGISTER_FACTOR),
                 'RAM': neutral['BRAM'],
                 'DSP': neutral['DSP'],
             }
@@ -94,16 +97,22 @@ class Target:
         return columns
 
 
-def layer_row(layer: Layer, ctx: RuleContext, target: Target) -> tuple[LayerEstimate, LayerModel | None]:
-    """One layer's row; a kind without a rule, or a rule that cannot read the layer, is not modelled."""
+def layer_model(layer: Layer, ctx: RuleContext) -> tuple[LayerModel | None, str]:
+    """The rule's model of one layer, or None and why (no rule, or a rule that cannot read the layer)."""
     rule = RULES.get(layer.kind)
     if rule is None:
-        return _not_modelled(layer, target, f'no estimator rule for kind {layer.kind!r}'), None
+        return None, f'no estimator rule for kind {layer.kind!r}'
     try:
-        model = rule(layer, ctx)
+        return rule(layer, ctx), ''
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
-        return _not_modelled(layer, target, f'the {layer.kind} rule could not read this layer ({error!r})'), None
-    row = LayerEstimate(
+        return None, f'the {layer.kind} rule could not read this layer ({error!r})'
+
+
+def layer_row(layer: Layer, model: LayerModel | None, why: str, target: Target) -> LayerEstimate:
+    """One layer's row; a layer without a model is not modelled (the reason in its notes)."""
+    if model is None:
+        return _not_modelled(layer, target, why)
+    return LayerEstimate(
         layer.name,
         layer.kind,
         model.latency.rounded(),
@@ -112,12 +121,24 @@ def layer_row(layer: Layer, ctx: RuleContext, target: Target) -> tuple[LayerEsti
         coarse=model.coarse or target.vendor != 'amd',
         notes=model.notes,
     )
-    return row, model
 
 
 def _not_modelled(layer: Layer, target: Target, why: str) -> LayerEstimate:
     zeros = dict.fromkeys(target.columns, ZERO)
     return LayerEstimate(layer.name, layer.kind, None, None, zeros, modelled=False, coarse=True, notes=[why])
+
+
+def port_row(ctx: RuleContext, target: Target) -> LayerEstimate:
+    """The top function's port registers: io_parallel registers the whole input arrays (a pooling
+    layer alone, combinational, reports input bits + 2 FFs), io_stream one element of each input; the
+    oneAPI kernel registers its outputs too (pooling: 16,689 REGs = 12,960 in + 3,456 out + 273)."""
+    graph, bits = ctx.graph, 0
+    ports = [*graph.inputs, *(graph.outputs if ctx.vendor == 'intel' else ())]
+    for name in ports:
+        tensor, per_value = graph.tensors[name], ctx.type_bits(graph.producer(name), 'result')
+        bits += per_value * (stream_pack(tensor.shape) if ctx.io_stream else tensor.size)
+    cost = Cost(register_bits=Range(0, bits, bits))
+    return LayerEstimate('(ports)', 'Ports', ZERO, ZERO, target.resources(cost), notes=['input registers'])
 
 
 def fifo_rows(ctx: RuleContext, target: Target) -> list[LayerEstimate]:

@@ -10,7 +10,7 @@ from hls4ml.backends.base import Design
 from hls4ml.backends.devices import Part, part_of
 from hls4ml.estimate import _target
 from hls4ml.estimate.context import RuleContext
-from hls4ml.estimate.model import layer_row
+from hls4ml.estimate.model import layer_model, layer_row
 from hls4ml.estimate.primitives import width_of
 from hls4ml.model.ir import Layer
 
@@ -24,8 +24,10 @@ def layer_utilisation(design: Design, layer: Layer, products: int) -> tuple[dict
     known = part_of(part)
     if known is None or part is None or _surely_fits(design, layer, products, known):
         return None
-    context = RuleContext(design.graph, target.family, float(design.config.get('ClockPeriod', 5)), False)
-    row, _ = layer_row(layer, context, target)
+    period = float(design.config.get('ClockPeriod', 5))
+    context = RuleContext(design.graph, target.family, period, False, target.vendor)
+    model, why = layer_model(layer, context)
+    row = layer_row(layer, model, why, target)
     shares = {
         name: value.low / known.resources[name] for name, value in row.resources.items() if known.resources.get(name)
     }

@@ -20,39 +20,68 @@ from hls4ml.model.types import FixedPrecisionType, PrecisionType
 
 @dataclass(frozen=True)
 class Range:
-    """A quantity known to lie in [low, high]; exact when low == high."""
+    """A quantity known to lie in [low, high], with a point estimate inside it (`estimate`).
+
+    The point is the calibrated figure a rule sets where it knows better than the middle of the range
+    (docs/estimator.md, "Calibration"); left out, it is the geometric middle (the arithmetic one when
+    low is 0). Sums add the points, scaling scales them. Equality compares the range only: the point
+    is the estimator's best guess, the range what it is sure of."""
 
     low: float
     high: float
+    estimate: float = field(default=math.nan, compare=False)
+
+    def __post_init__(self) -> None:
+        if math.isnan(self.estimate):
+            middle = math.sqrt(self.low * self.high) if self.low > 0 else (self.low + self.high) / 2
+            object.__setattr__(self, 'estimate', middle)
 
     @classmethod
     def exact(cls, value: float) -> Range:
-        return cls(value, value)
+        return cls(value, value, value)
+
+    @classmethod
+    def around(cls, point: float, low: float, high: float) -> Range:
+        """A range that surely holds its point: [min(low, point), max(high, point)]."""
+        return cls(min(low, point), max(high, point), point)
 
     @property
     def is_exact(self) -> bool:
         return self.low == self.high
 
-    def __add__(self, other: Range) -> Range:
-        return Range(self.low + other.low, self.high + other.high)
+    @property
+    def value(self) -> float:
+        """The point estimate."""
+        return self.estimate
 
-    def scale(self, low_factor: float, high_factor: float | None = None) -> Range:
+    def at(self, point: float) -> Range:
+        """The same range with another point estimate (the range widened to hold it)."""
+        return Range.around(point, self.low, self.high)
+
+    def __add__(self, other: Range) -> Range:
+        return Range(self.low + other.low, self.high + other.high, self.estimate + other.estimate)
+
+    def scale(self, low_factor: float, high_factor: float | None = None, point_factor: float | None = None) -> Range:
+        """Low times low_factor, high times high_factor (default: low_factor), the point times
+        point_factor (default: the geometric middle of the two)."""
         high = low_factor if high_factor is None else high_factor
-        return Range(self.low * low_factor, self.high * high)
+        factor = point_factor if point_factor is not None else math.sqrt(abs(low_factor * high))
+        return Range(self.low * low_factor, self.high * high, self.estimate * factor)
 
     def maximum(self, other: Range) -> Range:
-        return Range(max(self.low, other.low), max(self.high, other.high))
+        return Range(max(self.low, other.low), max(self.high, other.high), max(self.estimate, other.estimate))
 
     def rounded(self) -> Range:
-        """Whole units: the low end rounded down, the high end up."""
-        return Range(math.floor(self.low + 1e-9), math.ceil(self.high - 1e-9))
+        """Whole units: the low end rounded down, the high end up, the point to the nearest."""
+        low, high = math.floor(self.low + 1e-9), math.ceil(self.high - 1e-9)
+        return Range(low, high, min(max(round(self.estimate), low), high))
 
     def __str__(self) -> str:
         low, high = _short(self.low), _short(self.high)
-        return low if low == high else f'{low}-{high}'
+        return low if low == high else f'{_short(self.estimate)} ({low}-{high})'
 
     def to_dict(self) -> dict[str, float]:
-        return {'low': _plain(self.low), 'high': _plain(self.high)}
+        return {'value': _plain(self.value), 'low': _plain(self.low), 'high': _plain(self.high)}
 
 
 ZERO = Range(0, 0)

@@ -1,16 +1,30 @@
-"""The estimate users see: per-layer rows and totals, a printed table, and plain dictionaries.
+"""The estimate users see: per-layer rows and totals, a printed table, a figure, plain dictionaries.
 
-Every number is a `Range`; a row marked coarse comes from a rule known to be rough (see
-docs/estimator.md "What the ranges mean"). A row of a kind without a rule says 'not modelled' and
-takes no part in the totals.
+Every number is a `Range`: a point estimate (`value`) and the bounds the tools' choices cannot leave
+(`low`, `high`). The table prints the point and the calibrated band around it: the ratios of report
+to point that held at least 90 % of the calibration reports (docs/estimator.md, "Calibration"),
+clipped to the bounds. A row marked coarse comes from a rule known to be rough; a row of a kind
+without a rule says 'not modelled' and takes no part in the totals.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from hls4ml.estimate.bands import band
+from hls4ml.estimate.figure import estimate_figure
 from hls4ml.estimate.primitives import Range
+
+
+def _with_band(metric: str, value: Range) -> dict[str, Any]:
+    low, high = band(metric, value)
+    return {**value.to_dict(), 'band': [_plain(low), _plain(high)]}
+
+
+def _plain(value: float) -> float:
+    return int(value) if float(value).is_integer() else round(float(value), 3)
 
 
 @dataclass
@@ -30,10 +44,10 @@ class LayerEstimate:
             'kind': self.kind,
             'modelled': self.modelled,
             'coarse': self.coarse,
-            'latency_cycles': self.latency.to_dict() if self.latency else None,
-            'latency_ns': self.latency.scale(clock_period).to_dict() if self.latency else None,
-            'interval_cycles': self.interval.to_dict() if self.interval else None,
-            'resources': {name: value.to_dict() for name, value in self.resources.items()},
+            'latency_cycles': _with_band('latency', self.latency) if self.latency else None,
+            'latency_ns': _with_band('latency', self.latency.scale(clock_period)) if self.latency else None,
+            'interval_cycles': _with_band('latency', self.interval) if self.interval else None,
+            'resources': {name: _with_band(name, value) for name, value in self.resources.items()},
             'notes': list(self.notes),
         }
 
@@ -79,6 +93,10 @@ class Estimate:
             if self.available.get(name)
         }
 
+    def plot(self, to_file: str | None = None) -> Any:
+        """A figure of latency and resources per layer (matplotlib; saved to `to_file` when given)."""
+        return estimate_figure(self, to_file)
+
     def to_dict(self) -> dict[str, Any]:
         utilisation = self.utilisation()
         return {
@@ -104,7 +122,7 @@ class Estimate:
         if self.available is not None:
             rows.append(('available', '', '', '', *(_count(self.available.get(c)) for c in self.columns)))
             percent = self.utilisation() or {}
-            rows.append(('used %', '', '', '', *(_percent(percent.get(c)) for c in self.columns)))
+            rows.append(('used %', '', '', '', *(_percent(c, percent.get(c)) for c in self.columns)))
         widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
         lines = [self._title(), _line(header, widths), _line(tuple('-' * w for w in widths), widths)]
         lines += [_line(row, widths) for row in rows]
@@ -112,19 +130,32 @@ class Estimate:
         return '\n'.join(lines)
 
     def _title(self) -> str:
-        latency = f'{self.latency_cycles} cycles = {self.latency_ns} ns'
+        latency = f'{_cell("latency", self.latency_cycles)} cycles = {_cell("latency", self.latency_ns)} ns'
         return (
             f'{self.backend} estimate, part {self.part or "none"} ({self.family}), clock {self.clock_period:g} ns '
             f'(effective {self.effective_period:.3g} ns), {self.io_type}, {self.schedule}: latency {latency}, '
-            f'II {self.interval} cycles'
+            f'II {_cell("latency", self.interval)} cycles'
         )
 
     def _row(self, layer: LayerEstimate) -> tuple[str, ...]:
         name = layer.name + (' *' if layer.coarse else '')
         if not layer.modelled:
             return (name, layer.kind, 'not modelled', '', *('' for _ in self.columns))
-        latency, interval = str(layer.latency), str(layer.interval)
-        return (name, layer.kind, latency, interval, *(str(layer.resources[c].rounded()) for c in self.columns))
+        latency, interval = _cell('latency', layer.latency), _cell('latency', layer.interval)
+        return (name, layer.kind, latency, interval, *(_cell(c, layer.resources[c]) for c in self.columns))
+
+
+def _cell(metric: str, value: Range | None) -> str:
+    """A point and its calibrated band: '3323 (2658-3323)'; one number when the band is a point."""
+    if value is None:
+        return ''
+    low, high = band(metric, value)
+    point, low_text, high_text = _short(round(value.value)), _short(math.floor(low)), _short(math.ceil(high))
+    return point if low_text == high_text else f'{point} ({low_text}-{high_text})'
+
+
+def _short(value: float) -> str:
+    return f'{int(value):,}'.replace(',', '_') if abs(value) >= 100_000 else str(int(value))
 
 
 def _line(cells: tuple[str, ...], widths: list[int]) -> str:
@@ -135,8 +166,9 @@ def _count(value: int | None) -> str:
     return '-' if value is None else str(value)
 
 
-def _percent(value: Range | None) -> str:
+def _percent(metric: str, value: Range | None) -> str:
     if value is None:
         return '-'
-    low, high = f'{value.low:.2f}', f'{value.high:.2f}'
-    return low if low == high else f'{low}-{high}'
+    low, high = band(metric, value)
+    point, low_text, high_text = f'{value.value:.2f}', f'{low:.2f}', f'{high:.2f}'
+    return point if low_text == high_text else f'{point} ({low_text}-{high_text})'

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds.activations import (
     ACTIVATIONS,
+    BOUNDED_TABLE_ACTIVATIONS,
     HARD_ACTIVATIONS,
     LOSSLESS_ACTIVATIONS,
     PARAMETRIZED_ACTIVATIONS,
@@ -169,6 +170,7 @@ __all__ = [
     'SOM_IMPLEMENTATIONS',
     'SOM_OUTPUTS',
     'SOM_TOPOLOGIES',
+    'BOUNDED_TABLE_ACTIVATIONS',
     'TABLE_ACTIVATIONS',
     'TOPK_OUTPUTS',
     'ZERO_PADDING_OF_RANK',

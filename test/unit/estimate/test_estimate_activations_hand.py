@@ -25,12 +25,12 @@ def act_row(model: ModelGraph):
 
 
 def test_clipped_relu_is_relu_plus_one_comparison_with_the_ceiling_per_value() -> None:
-    """relu: 4 x 16 result bits of sign test and multiplexer = 64 LUTs; the ceiling adds a comparison of
-    the 8 input bits per value: 4 x 8 = 32 more, no multiplier."""
+    """relu: 4 x 16 result bits of sign test and multiplexer, 2 LUTs a bit (calibrated) = 128 LUTs; the
+    ceiling adds a comparison of the 8 input bits per value: 4 x 8 = 32 more, no multiplier."""
     relu = act_row(activation_model('relu'))
     clipped = act_row(activation_model('clipped_relu', ceiling=6.0))
-    assert relu.resources['LUT'] == Range(64, 64)
-    assert clipped.resources['LUT'] == Range(96, 96)
+    assert relu.resources['LUT'] == Range(128, 128)
+    assert clipped.resources['LUT'] == Range(160, 160)
     assert clipped.resources['DSP'] == Range(0, 0)
 
 

@@ -50,8 +50,8 @@ def test_str_and_to_dict_round_trip_through_json() -> None:
     estimate = dense_model(random_wide_weights(4, 3)).estimate()
     data = json.loads(json.dumps(estimate.to_dict()))
     assert data['backend'] == 'Vitis' and data['part'] == 'xcvu13p-flga2577-2-e'
-    assert [layer['name'] for layer in data['layers']] == ['fc']
-    assert data['total']['resources']['DSP'] == {'low': 12, 'high': 12}
+    assert [layer['name'] for layer in data['layers']] == ['fc', '(ports)']
+    assert data['total']['resources']['DSP'] == {'value': 12, 'low': 12, 'high': 12, 'band': [12, 12]}
     assert data['utilisation_percent']['DSP']['low'] == pytest.approx(100 * 12 / 12288, abs=1e-3)
     text = str(estimate)
     assert 'DSP' in text and 'BRAM_18K' in text and 'total' in text and 'used %' in text
