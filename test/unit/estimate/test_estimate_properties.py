@@ -124,3 +124,32 @@ def test_a_kind_without_a_rule_gets_a_not_modelled_row_and_stays_out_of_the_tota
     assert 'not modelled' in str(estimate)
     assert estimate.total.resources['DSP'] == fc(estimate).resources['DSP']
     assert json.dumps(estimate.to_dict())
+
+
+def test_every_point_lies_within_its_bounds_in_every_row() -> None:
+    for reuse_factor in (1, 4):
+        estimate = dense_model(random_wide_weights(8, 4), reuse_factor=reuse_factor).estimate()
+        for layer in [*estimate.layers, estimate.total]:
+            values = [*layer.resources.values(), *(v for v in (layer.latency, layer.interval) if v is not None)]
+            for value in values:
+                assert value.low <= value.value <= value.high, (layer.name, value)
+
+
+def test_plot_draws_latency_and_resources_per_layer(tmp_path) -> None:
+    pytest.importorskip('matplotlib', reason='Estimate.plot needs matplotlib (the plot extra)')
+    estimate = dense_model(random_wide_weights(4, 3)).estimate()
+    figure = estimate.plot(tmp_path / 'estimate.png')
+    latency_axes, resource_axes = figure.axes
+    assert (tmp_path / 'estimate.png').stat().st_size > 0
+    assert [tick.get_text() for tick in resource_axes.get_xticklabels()] == ['fc', '(ports)']
+    assert resource_axes.get_ylabel() == '% of the part'  # xcvu13p is in the device table
+    from matplotlib.container import BarContainer
+
+    bars = {
+        container.get_label(): container
+        for container in resource_axes.containers
+        if isinstance(container, BarContainer)
+    }
+    dsp_share = 100 * estimate.layers[0].resources['DSP'].value / 12288
+    assert bars['DSP'].patches[0].get_height() == pytest.approx(dsp_share)
+    assert latency_axes.get_ylabel() == 'cycles'
