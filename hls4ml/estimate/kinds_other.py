@@ -43,6 +43,10 @@ from hls4ml.model.reference.som import activity_table
 from hls4ml.model.types import FixedPrecisionType
 
 SELECT_LUTS_PER_BIT = 2  # a relu-like sign test and select, per result bit (fitted, see activation)
+# Vivado HLS 2020.1 builds `sum / n` of a padded average pooling as a pipelined divider per output: accum
+# stages of subtract-and-select and DIVIDER_EXTRA_CYCLES more (fitted: 21 cycles at a 16-bit accumulator,
+# 521 LUTs and 778 FFs per output; Vitis 2024.1 and oneAPI fold the per-window counts: no divider).
+DIVIDER_EXTRA_CYCLES = 5
 
 
 def table_memories(layer: Layer, ctx: RuleContext, reads: dict[str, int]) -> tuple[list[Memory], bool | None]:
@@ -156,7 +160,8 @@ def softmax_rows(cost: Cost, ctx: RuleContext, layer: Layer, count: int, n_slice
 @estimator_rule(*POOLINGS, *GLOBAL_POOLINGS)
 def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
     """Per output value: window - 1 comparators (max) or adders (average, then a constant divider);
-    io_stream adds a line buffer of pool_height - 1 rows; global pooling folds every position."""
+    io_stream adds a line buffer of pool_height - 1 rows; global pooling folds every position. A padded
+    average pooling on Vivado HLS 2020.1 divides by each window's count in a divider (DIVIDER_EXTRA_CYCLES)."""
     attributes = layer.attributes
     is_global = layer.kind in GLOBAL_POOLINGS
     prefix = 'in_' if is_global else 'pool_'
@@ -178,9 +183,24 @@ def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
         cost.memories.append(Memory('ram', attributes['in_width'], width, label='line buffer'))
     levels = tree_levels(folded)
     chain = ctx.add_ns(accum, levels) if average else ctx.compare_ns(data_bits, levels)
-    depth = ctx.cycles(chain + ctx.multiply_ns(cost.multipliers))
+    divider = average and not ctx.io_stream and ctx.tool == 'vivado' and _padded(attributes)
+    stages = Range.exact(accum + DIVIDER_EXTRA_CYCLES) if divider else ZERO
+    if divider:
+        cost.adder_bits += outputs * accum * (accum + 1)  # accum stages of an (accum + 1)-bit subtraction
+        cost.logic_bits += outputs * accum * (accum + 1)  # and the selection of the partial remainder
+    depth = ctx.cycles(chain + ctx.multiply_ns(cost.multipliers), stages)
     latency, interval = schedule(layer, ctx, depth, int(attributes.get('reuse_factor', 1)))
-    return LayerModel(cost, latency, interval, depth, coarse=average)
+    model = LayerModel(cost, latency, interval, depth, coarse=average)
+    if divider:
+        model.stage_bits = outputs * 3 * accum  # remainder, quotient and dividend of every output's divider
+        model.notes.append("Vivado HLS 2020.1: a pipelined divider per output (the padded windows' counts)")
+    return model
+
+
+def _padded(attributes: dict) -> bool:
+    """True when some pooling window covers padding, so that the kernel divides by the window's own count
+    of valid inputs (`sum / n`, n computed per window)."""
+    return any(attributes.get(f'pad_{side}', 0) for side in ('top', 'bottom', 'left', 'right'))
 
 
 @estimator_rule(Kind.SOM)

@@ -73,6 +73,12 @@ ANCHORS = [
         {'latency': 0, 'DSP': 0, 'LUT': 10433, 'FF': 12962, 'BRAM': 0},
     ),
     (
+        'Vivado/2020.1 pooling same AveragePooling2D (a divider per output)',
+        lambda: [keras.layers.AveragePooling2D(pool_size=(2, 2), padding='same')],
+        (18, 15, 3), 'Vivado', 'io_parallel', 'Latency',
+        {'latency': 21, 'DSP': 0, 'LUT': 112578, 'FF': 181032, 'BRAM': 0},
+    ),
+    (
         'Vitis/2024.1 depthwise1d io_stream',
         lambda: [keras.layers.DepthwiseConv1D(kernel_size=3, depthwise_initializer='glorot_uniform')],
         (32, 3), 'Vitis', 'io_stream', 'Latency',
