@@ -70,13 +70,15 @@ def activation(layer: Layer, ctx: RuleContext) -> LayerModel:
     more checks per value); leaky/elu/selu/hard_sigmoid: constant products; clipped_relu: a second
     comparison; hard_swish: the gate's constant product and x times the gate. A leaky ReLU of slope 1
     is the identity: Vitis removes it (381 LUTs for Dense + LeakyReLU(1) against 2,910 with a PReLU), so
-    it costs nothing there; Vivado HLS 2020.1 kept it. The sign test and select of a value cost
+    it costs nothing there; Vivado HLS 2020.1 kept it. oneAPI io_stream multiplies by the parameter of
+    a leaky ReLU or ELU as a variable (its task's argument): 64 DSPs for an ELU of 64 values, where
+    io_parallel folds the constant (0 DSPs). The sign test and select of a value cost
     SELECT_LUTS_PER_BIT LUTs per result bit (fitted: Dense + PReLU(0) minus Dense alone is 1,900-2,500
     LUTs for 64 x 16 bits in four reports)."""
     count, data_bits = lanes(layer, ctx), ctx.input_bits(layer)
     result = ctx.type_bits(layer, 'result')
     name = layer.attributes.get('activation', layer.kind.lower())
-    if name == 'leaky_relu' and float(layer.attributes.get('activ_param', 0)) == 1.0 and ctx.tool != 'vivado':
+    if name == 'leaky_relu' and float(layer.attributes.get('activ_param', 0)) == 1.0 and ctx.tool == 'vitis':
         latency, interval = schedule(layer, ctx, Range.exact(0))
         model = LayerModel(Cost(), latency, interval, Range.exact(0), ['slope 1: the identity'])
         model.stage_bits = None if ctx.io_stream else 0  # io_stream: still a process copying its element
@@ -113,6 +115,8 @@ def _activation_factors(layer: Layer, ctx: RuleContext, count: int) -> list[Mult
         return per_channel_multipliers(layer, ctx, 'alpha', 'param', count)
     if name in ('leaky_relu', 'elu') and 'activ_param' in layer.attributes:
         bits = data_bits if name == 'leaky_relu' else ctx.type_bits(layer, 'table')
+        if ctx.vendor == 'intel' and ctx.io_stream:  # a task's parameter is a variable there (see activation)
+            return [Multiplier(count, bits, width_of(param))]
         return constant_multipliers(raw_values(np.array([layer.attributes['activ_param']]), param) * count, bits)
     if name in HARD_ACTIVATIONS:
         slopes = constant_multipliers(raw_values(np.array([layer.attributes['slope']]), param) * count, data_bits)

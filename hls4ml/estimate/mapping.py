@@ -45,7 +45,8 @@ def in_dsp(multiplier: Multiplier, vendor: str = 'amd') -> bool:
     """The point estimate's choice for a multiplier the tools may place either way: AMD's tools put a
     constant of >= DSP_CONSTANT_DIGITS signed digits in a DSP and build sparser ones from adds (fitted on
     the calibration reports: 60 of 64 and 740 of 1,536 constants in DSPs); a product of two variables
-    goes to a DSP. Intel's oneAPI compiler built every constant product in ALUTs (0 DSPs in all eleven
+    goes to a DSP (on Agilex a block per product at the point: the oneAPI report of 64 ELU products
+    counts 64 blocks, not the 32 that pairs of 18 x 19 products would fill). Intel's oneAPI compiler built every constant product in ALUTs (0 DSPs in all eleven
     oneAPI reports of constant-weight layers)."""
     where = placement(multiplier)
     if where in ('none', 'lut'):
@@ -104,13 +105,14 @@ def map_multipliers(cost: Cost, family: Family, vendor: str = 'amd') -> tuple[Ra
         glue = Range(0, max(blocks.high / count - 1, 0) * (multiplier.data_bits + multiplier.coefficient_bits), 0)
         fabric = lut_multiplier(multiplier).scale(count, count, count)
         out_bits = Range(0, count * (multiplier.data_bits + multiplier.coefficient_bits), 0)
+        used = max(blocks.low, count) if vendor == 'intel' else blocks.low  # oneAPI: a block per product
         if where == 'dsp' and (vendor != 'intel' or multiplier.digits is None):
-            dsp, lut = dsp + blocks.at(blocks.low), lut + glue.scale(count, count, 0) + _dsp_glue(count)
+            dsp, lut = dsp + blocks.at(used), lut + glue.scale(count, count, 0) + _dsp_glue(count)
         elif where == 'lut':
             lut, ff = lut + fabric, ff + out_bits
         else:
-            dsp_point, lut_point = (blocks.low, DSP_GLUE_LUTS * count) if chosen else (0.0, fabric.value)
-            dsp = dsp + Range(0, blocks.high, dsp_point)
+            dsp_point, lut_point = (used, DSP_GLUE_LUTS * count) if chosen else (0.0, fabric.value)
+            dsp = dsp + Range(0, max(blocks.high, dsp_point), dsp_point)
             lut = lut + Range(0, max(fabric.high, lut_point), lut_point)
             ff = ff + out_bits
     return dsp, lut, ff
