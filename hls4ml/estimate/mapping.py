@@ -46,8 +46,8 @@ def in_dsp(multiplier: Multiplier, vendor: str = 'amd') -> bool:
     constant of >= DSP_CONSTANT_DIGITS signed digits in a DSP and build sparser ones from adds (fitted on
     the calibration reports: 60 of 64 and 740 of 1,536 constants in DSPs); a product of two variables
     goes to a DSP (on Agilex a block per product at the point: the oneAPI report of 64 ELU products
-    counts 64 blocks, not the 32 that pairs of 18 x 19 products would fill). Intel's oneAPI compiler built every constant product in ALUTs (0 DSPs in all eleven
-    oneAPI reports of constant-weight layers)."""
+    counts 64 blocks, not the 32 that pairs of 18 x 19 products would fill). Intel's oneAPI compiler
+    built every constant product in ALUTs (0 DSPs in the oneAPI reports of constant-weight layers)."""
     where = placement(multiplier)
     if where in ('none', 'lut'):
         return False
