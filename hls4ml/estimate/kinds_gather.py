@@ -20,7 +20,7 @@ from hls4ml.model.kinds import Kind
 @estimator_rule(Kind.GATHER)
 def gather(layer: Layer, ctx: RuleContext) -> LayerModel:
     if not ctx.io_stream:
-        return LayerModel(Cost(), Range(0, 1), Range.exact(1), Range(0, 1), ['wiring'])
+        return LayerModel(Cost(), Range(0, 1, 0), Range.exact(1), Range(0, 1, 0), ['wiring'], stage_bits=0)
     cost = Cost()
     return _buffered(layer, ctx, cost, Range(1, 2))
 

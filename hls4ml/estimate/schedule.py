@@ -121,8 +121,10 @@ def stage_registers(ctx: RuleContext, models: dict[str, LayerModel], spans: dict
         elif layer.name in spans:
             start, finish = spans[layer.name]
             boundaries, control = math.floor(finish + 1e-9) - math.floor(start + 1e-9), 0
-            if model.loop_boundaries is not None:
-                boundaries = min(boundaries, model.loop_boundaries)
+            pipeline = model.loop_boundaries
+            if pipeline is None:  # a layer longer than one pass (RF > 1, a loop) registers one pass's stages
+                pipeline = math.ceil(model.depth.value - 1e-9) + 1
+            boundaries = min(boundaries, pipeline)
         else:
             continue
         output_bits = model.stage_bits
