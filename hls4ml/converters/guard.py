@@ -264,11 +264,19 @@ def _wide_type(precision: FixedPrecisionType, values: np.ndarray | None) -> Fixe
 
 # ---- the frameworks -------------------------------------------------------------------------------
 def keras_runner(model: Any) -> FrameworkRunner:
+    """Calls the model; a model with channels-first layers runs through `predict` instead: TensorFlow's eager
+    call of such a model can compute something else (seen: a 1x1 Conv2D after a MaxPooling2D, channels first,
+    0.75 off), while `predict` agrees with the model's channels-last twin."""
+    channels_first = any(getattr(layer, 'data_format', '') == 'channels_first' for layer in model.layers)
+
     def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
         import keras
 
         feed = [x.astype(np.float32) for x in inputs]
-        outputs = model(feed if len(feed) > 1 else feed[0], training=False)
+        if channels_first:
+            outputs = model.predict(feed if len(feed) > 1 else feed[0], verbose=0)
+        else:
+            outputs = model(feed if len(feed) > 1 else feed[0], training=False)
         return [np.asarray(keras.ops.convert_to_numpy(output)) for output in _flat(outputs)]
 
     return run

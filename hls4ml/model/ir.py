@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.model.types import PrecisionType, UnspecifiedPrecisionType
-from hls4ml.model.variables import Attributes, NamedType, TensorVariable, WeightVariable
+from hls4ml.model.variables import ONE_X_KEYS, Attributes, NamedType, TensorVariable, WeightVariable, one_x_attribute
 
 
 @dataclass
@@ -75,8 +75,10 @@ class Layer:
         self.attributes[key] = value
 
     def _derived_attribute(self, key: str) -> Any:
-        if key in ('name', 'class_name'):
-            return getattr(self, key)
+        if key == 'name':
+            return self.name
+        if key in ONE_X_KEYS:
+            return one_x_attribute(self.kind, self.attributes, key)
         if key.endswith('_t') and key[:-2] in self.types:
             return NamedType(f'{self.name}_{key}', self.types[key[:-2]])
         if key in self.weights:

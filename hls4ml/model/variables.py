@@ -61,9 +61,11 @@ class Attributes(dict):
     """A layer's attributes (a plain dict to the compiler) that also answers hls4ml 1.x's derived keys on lookup:
     `name`, `class_name`, `<var>_t` (a `NamedType`), a weight's name (a `WeightVariable`) and `<weight>_data`.
 
-    Derived keys answer `[]` only (and `Layer.get_attr`): `get`, `in`, iterating and copies see the attributes
-    the IR holds, so no check the compiler makes (`attributes.get('alpha')` of a PReLU, whose weight is `alpha`)
-    and nothing it prints or hashes changes.
+    Derived keys answer `[]` (and `Layer.get_attr`); `get` answers only the 1.x keys no kind stores
+    (`ONE_X_KEYS`: `class_name`, and `input_shape`, `n_filt`, `n_in`, `n_out` where the kind lacks them, which no
+    compiler code asks for). `in`, iterating and copies see the attributes the IR holds, so no check the
+    compiler makes (`attributes.get('alpha')` of a PReLU, whose weight is `alpha`) and nothing it prints or
+    hashes changes.
     """
 
     def __init__(self, values: dict[str, Any], derive: Callable[[str], Any]) -> None:
@@ -73,5 +75,50 @@ class Attributes(dict):
     def __missing__(self, key: str) -> Any:
         return self._derive(key)
 
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self or key not in ONE_X_KEYS:
+            return super().get(key, default)
+        try:
+            return self._derive(key)
+        except KeyError:
+            return default
+
     def __reduce__(self) -> Any:  # pickles and copies as the plain dict it stores
         return dict, (dict(self),)
+
+
+# hls4ml 1.x names a few kinds after the framework layer they came from; the other kinds' names are 1.x's own
+_ONE_X_PARAMETRIZED = {'elu': 'ELU', 'leaky_relu': 'LeakyReLU', 'thresholded_relu': 'ThresholdedReLU'}
+_POOLING_KINDS = ('Pooling1D', 'Pooling2D', 'GlobalPooling1D', 'GlobalPooling2D')
+ONE_X_KEYS = ('class_name', 'input_shape', 'n_filt', 'n_in', 'n_out')  # keys `Attributes.get` also answers
+
+
+def one_x_class_name(kind: str, attributes: dict[str, Any]) -> str:
+    """The `class_name` an hls4ml 1.x layer of this kind carries: `InputLayer`, `ELU`, `LeakyReLU`,
+    `MaxPooling2D`, `GlobalAveragePooling1D`, ...; the kind's name where 1.x uses the same one."""
+    if kind == 'Input':
+        return 'InputLayer'
+    if kind == 'ParametrizedActivation':
+        return _ONE_X_PARAMETRIZED.get(attributes.get('activation', ''), 'Activation')
+    if kind in _POOLING_KINDS:
+        operation = 'Max' if attributes.get('pool_op') == 'max' else 'Average'
+        prefix = 'Global' if kind.startswith('Global') else ''
+        return f'{prefix}{operation}Pooling{kind[-2:]}'
+    return kind
+
+
+def one_x_attribute(kind: str, attributes: dict[str, Any], key: str) -> Any:
+    """The hls4ml 1.x keys the IR does not store: `class_name`, an input layer's `input_shape` (a list), a
+    pooling layer's `n_filt` (channels) and a 1-D pooling layer's `n_in` and `n_out` (input and output lengths).
+    KeyError for any other key."""
+    if key == 'class_name':
+        return one_x_class_name(kind, attributes)
+    if key == 'input_shape' and kind == 'Input':
+        return list(attributes['shape'])
+    if key == 'n_filt' and kind in _POOLING_KINDS:
+        return attributes['n_chan']
+    if key == 'n_in' and kind in ('Pooling1D', 'GlobalPooling1D'):
+        return attributes['in_width']
+    if key == 'n_out' and kind in ('Pooling1D', 'GlobalPooling1D'):
+        return attributes.get('out_width', 1)  # a global pooling has one output position
+    raise KeyError(key)

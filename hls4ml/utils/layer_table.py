@@ -63,6 +63,9 @@ def layer_table() -> str:
         '',
         '## Keras 3 layers',
         '',
+        "The spatial layers also convert with `data_format='channels_first'`, between two layout moves",
+        '(Transpose or Reshape; docs/frontends.md).',
+        '',
         f'| Keras class | IR kinds | {" | ".join(IO_TYPES)} |',
         '|---|---|' + '---|' * len(IO_TYPES),
     ]

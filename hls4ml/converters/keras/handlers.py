@@ -290,10 +290,16 @@ def softmax_layers(source: Source, axis: int) -> list[Layer]:
 
 @handles('BatchNormalization', produces=(Kind.BATCH_NORMALIZATION,))
 def batch_normalization(source: Source) -> list[Layer]:
-    layer, config = source.layer, source.config
-    if config.get('axis') not in (-1, [-1], len(source.input_shapes[0])):
+    """Per-element scale and shift; the statistics lie along one axis (the last, or the channels of a
+    channels-first tensor: axis=1), broadcast over the others."""
+    layer, config, shape = source.layer, source.config, source.input_shapes[0]
+    axes = config.get('axis', -1)
+    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
+    if len(axes) != 1 or not -len(shape) <= int(axes[0]) <= len(shape) or int(axes[0]) == 0:
         raise UnsupportedLayer(f'{source.origin}: batch normalization over axis {config.get("axis")} is not supported')
-    n_in = int(np.prod(source.input_shapes[0]))
+    along = [1] * len(shape)
+    along[int(axes[0]) - 1 if int(axes[0]) > 0 else int(axes[0])] = -1  # Keras counts the batch axis as 0
+    n_in = int(np.prod(shape))
     mean = array_of(layer.moving_mean)
     variance = array_of(layer.moving_variance)
     gamma = array_of(layer.gamma) if config.get('scale', True) else np.ones_like(mean)
@@ -301,8 +307,8 @@ def batch_normalization(source: Source) -> list[Layer]:
     scale = gamma / np.sqrt(variance + float(config['epsilon']))
     bias = beta - mean * scale
     per_element = {
-        'scale': np.broadcast_to(scale, source.input_shapes[0]).reshape(-1).copy(),
-        'bias': np.broadcast_to(bias, source.input_shapes[0]).reshape(-1).copy(),
+        'scale': np.broadcast_to(scale.reshape(along), shape).reshape(-1).copy(),
+        'bias': np.broadcast_to(bias.reshape(along), shape).reshape(-1).copy(),
     }
     return [source.make(Kind.BATCH_NORMALIZATION, n_in=n_in, weights=per_element)]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hls4ml.converters.keras.channels_first import cancel_layout_moves, move_direction
 from hls4ml.converters.keras.handlers import HANDLERS, REMOVED, Source, UnsupportedLayer
 from hls4ml.converters.keras.hgq_finish import finish_hgq
 from hls4ml.converters.keras.quantized import refusal
@@ -95,6 +96,7 @@ def parse_keras_model(model: Any) -> tuple[Graph, dict[str, str]]:
     walker.graph.inputs = [walker.tensor_of(tensor) for tensor in functional.inputs]
     walker.graph.outputs = [walker.tensor_of(tensor) for tensor in functional.outputs]
     walker.drop_unread_outputs()
+    cancel_layout_moves(walker.graph, walker.layout_moves)
     finish_hgq(walker.graph)  # HGQ2 models: exact types, uniform quantizers folded
     return walker.graph, walker.origin
 
@@ -110,6 +112,7 @@ class _Walker:
         self.origin: dict[str, str] = {}
         self.broken: set[str] = set()
         self.split_outputs: list[Layer] = []  # layers of one output of a multi-output operation
+        self.layout_moves: dict[str, int] = {}  # channels-first layers' layout moves (`channels_first`)
         self.routers = match_routers(functional, self.graph_nodes)
 
     def drop_unread_outputs(self) -> None:
@@ -170,11 +173,14 @@ class _Walker:
         renamed: dict[str, str] = {}
         for layer in layers:
             layer.inputs = [renamed.get(tensor, tensor) for tensor in layer.inputs]
+            direction = move_direction(layer, name)
             if layer.name == name:  # the layer named after the Keras layer: config entries reach it by that name
                 self.origin[layer.name] = operation.name
             else:  # a layer split off (activation, depthwise part): a name of its own
                 renamed[layer.name] = self.names.add(layer.name)
                 self._rename(layer, renamed[layer.name])
+            if direction is not None:
+                self.layout_moves[layer.name] = direction
             self._add(layer)
         outputs = len(node.output_tensors)
         if outputs > 1:  # one IR layer per output tensor, in order (TopK: values, indices)

@@ -1,8 +1,9 @@
-"""Handlers of the Keras 3 convolution, pooling, padding, cropping and upsampling layers (channels last).
+"""Handlers of the Keras 3 convolution, pooling, padding, cropping and upsampling layers.
 
 'same' padding becomes explicit pad amounts (Keras puts the extra one after), so the kernels only
 know valid windows over an input padded with zeros. A fused activation becomes its own layer, and
-SeparableConv becomes a depthwise convolution followed by a pointwise (1x1) convolution.
+SeparableConv becomes a depthwise convolution followed by a pointwise (1x1) convolution. The handlers
+build channels-last layers; `accepts_channels_first` converts data_format='channels_first' around them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.converters.conv_kernels import block_diagonal, dilated
+from hls4ml.converters.keras.channels_first import LAYOUT_KINDS, accepts_channels_first
 from hls4ml.converters.keras.handlers import (
     ACTIVATION_KINDS,
     Source,
@@ -105,7 +107,8 @@ def _bias(source: Source, layer: Any, size: int) -> np.ndarray:
     return array_of(layer.bias) if source.config.get('use_bias', True) else np.zeros(size)
 
 
-@handles('Conv1D', 'Conv2D', produces=(Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS))
+@handles('Conv1D', 'Conv2D', produces=(Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS, *LAYOUT_KINDS))
+@accepts_channels_first
 def convolution(source: Source) -> list[Layer]:
     rank = 1 if type(source.layer).__name__ == 'Conv1D' else 2
     kernel = _expanded_kernel(source, rank, array_of(source.layer.kernel), int(source.config.get('groups', 1)))
@@ -125,8 +128,11 @@ def _depthwise_rank(source: Source) -> int:
 
 
 @handles(
-    'DepthwiseConv1D', 'DepthwiseConv2D', produces=(Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D, *ACTIVATION_KINDS)
+    'DepthwiseConv1D',
+    'DepthwiseConv2D',
+    produces=(Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D, *ACTIVATION_KINDS, *LAYOUT_KINDS),
 )
+@accepts_channels_first
 def depthwise_convolution(source: Source) -> list[Layer]:
     rank = _depthwise_rank(source)
     kernel = _expanded_kernel(source, rank, array_of(source.layer.kernel), 1)[..., 0]  # (*window, channels, 1)
@@ -140,14 +146,17 @@ def depthwise_convolution(source: Source) -> list[Layer]:
 @handles(
     'SeparableConv1D',
     'SeparableConv2D',
-    produces=(Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS),
+    produces=(Kind.DEPTHWISE_CONV1D, Kind.DEPTHWISE_CONV2D, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS, *LAYOUT_KINDS),
 )
+@accepts_channels_first
 def separable_convolution(source: Source) -> list[Layer]:
     """Depthwise (named `<name>_depthwise`, no bias) then a pointwise 1x1 convolution carrying the bias."""
     rank = _depthwise_rank(source)
     depth_kernel = _expanded_kernel(source, rank, array_of(source.layer.depthwise_kernel), 1)[..., 0]
     channels = depth_kernel.shape[-1]
-    depthwise = Source(source.layer, f'{source.name}_depthwise', source.inputs, source.input_shapes)
+    depthwise = Source(
+        source.layer, f'{source.name}_depthwise', source.inputs, source.input_shapes, source.config_override
+    )
     first = _convolution(depthwise, rank, DEPTHWISE_CONV_OF_RANK[rank], depth_kernel, np.zeros(channels), channels)
     point_kernel = array_of(source.layer.pointwise_kernel)
     filters = point_kernel.shape[-1]
@@ -159,8 +168,13 @@ def separable_convolution(source: Source) -> list[Layer]:
 
 
 @handles(
-    'MaxPooling1D', 'MaxPooling2D', 'AveragePooling1D', 'AveragePooling2D', produces=(Kind.POOLING1D, Kind.POOLING2D)
+    'MaxPooling1D',
+    'MaxPooling2D',
+    'AveragePooling1D',
+    'AveragePooling2D',
+    produces=(Kind.POOLING1D, Kind.POOLING2D, *LAYOUT_KINDS),
 )
+@accepts_channels_first
 def pooling(source: Source) -> list[Layer]:
     class_name = type(source.layer).__name__
     rank = int(class_name[-2])
@@ -178,8 +192,9 @@ def pooling(source: Source) -> list[Layer]:
     'GlobalMaxPooling2D',
     'GlobalAveragePooling1D',
     'GlobalAveragePooling2D',
-    produces=(Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D),
+    produces=(Kind.GLOBAL_POOLING1D, Kind.GLOBAL_POOLING2D, *LAYOUT_KINDS),
 )
+@accepts_channels_first
 def global_pooling(source: Source) -> list[Layer]:
     class_name = type(source.layer).__name__
     rank = int(class_name[-2])
@@ -215,17 +230,20 @@ def _edges(source: Source, rank: int, argument: str, prefix: str, sign: int) -> 
     return [source.make(kind, **attributes)]
 
 
-@handles('ZeroPadding1D', 'ZeroPadding2D', produces=(Kind.ZERO_PADDING1D, Kind.ZERO_PADDING2D))
+@handles('ZeroPadding1D', 'ZeroPadding2D', produces=(Kind.ZERO_PADDING1D, Kind.ZERO_PADDING2D, *LAYOUT_KINDS))
+@accepts_channels_first
 def zero_padding(source: Source) -> list[Layer]:
     return _edges(source, int(type(source.layer).__name__[-2]), 'padding', 'pad_', +1)
 
 
-@handles('Cropping1D', 'Cropping2D', produces=(Kind.CROPPING1D, Kind.CROPPING2D))
+@handles('Cropping1D', 'Cropping2D', produces=(Kind.CROPPING1D, Kind.CROPPING2D, *LAYOUT_KINDS))
+@accepts_channels_first
 def cropping(source: Source) -> list[Layer]:
     return _edges(source, int(type(source.layer).__name__[-2]), 'cropping', 'crop_', -1)
 
 
-@handles('UpSampling1D', 'UpSampling2D', produces=(Kind.RESIZE, Kind.RESIZE2D))
+@handles('UpSampling1D', 'UpSampling2D', produces=(Kind.RESIZE, Kind.RESIZE2D, *LAYOUT_KINDS))
+@accepts_channels_first
 def upsampling(source: Source) -> list[Layer]:
     rank = int(type(source.layer).__name__[-2])
     _check_channels_last(source, rank)

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from hls4ml.converters.conv_kernels import dilated, transposed_input, transposed_kernel
+from hls4ml.converters.keras.channels_first import LAYOUT_KINDS, accepts_channels_first
 from hls4ml.converters.keras.handlers import (
     ACTIVATION_KINDS,
     Source,
@@ -30,7 +31,19 @@ def _pads(source: Source, window: tuple[int, ...], strides: tuple[int, ...]) -> 
     return [(total // 2, total - total // 2) for total in totals]
 
 
-@handles('Conv1DTranspose', 'Conv2DTranspose', produces=(Kind.GATHER, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS))
+def _spatial_output(source: Source, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Keras' output size along each spatial axis for the channels-last input `shape`."""
+    if source.layer.data_format == 'channels_first':  # converted channels last: Keras computes in its own layout
+        return tuple(source.layer.compute_output_shape((None, shape[-1], *shape[:-1]))[2:])
+    return tuple(source.layer.compute_output_shape((None, *shape))[1:-1])
+
+
+@handles(
+    'Conv1DTranspose',
+    'Conv2DTranspose',
+    produces=(Kind.GATHER, Kind.CONV1D, Kind.CONV2D, *ACTIVATION_KINDS, *LAYOUT_KINDS),
+)
+@accepts_channels_first
 def transposed_convolution(source: Source) -> list[Layer]:
     rank = 1 if type(source.layer).__name__ == 'Conv1DTranspose' else 2
     shape = source.input_shapes[0]
@@ -40,7 +53,7 @@ def transposed_convolution(source: Source) -> list[Layer]:
     kernel = dilated(kernel, _tuple(source.config.get('dilation_rate', 1), rank))
     window, strides = tuple(kernel.shape[2:]), _tuple(source.config.get('strides', 1), rank)
     pads = _pads(source, window, strides)
-    wanted = source.layer.compute_output_shape((None, *shape))[1:-1]
+    wanted = _spatial_output(source, shape)
     extra = [
         int(size) - ((length_in - 1) * stride + length - before - after)
         for size, length_in, stride, length, (before, after) in zip(
