@@ -139,7 +139,7 @@ class _Evaluator:
         metric = workload.metric
         self.context = {
             'model': workload.source.digest,
-            'data': data_digest(*workload.chunks, workload.labels) if workload.fidelity else None,
+            'data': data_digest(np.concatenate(workload.chunks), workload.labels) if workload.fidelity else None,
             'fidelity': workload.fidelity,
             'metric': f'{getattr(metric, "__module__", "")}.{getattr(metric, "__qualname__", repr(metric))}',
             'project': project,

@@ -126,13 +126,17 @@ class DaskRunner:
             return None
 
     def _scatter(self) -> None:
-        """The model, chunks and labels on every worker, once (a worker that dies and comes back gets
-        them from the others)."""
+        """The model, the chunks and the labels as tasks of their own, computed once per worker that
+        needs them. Not `scatter`: data scattered to a worker that dies is lost for good, while a
+        task's result is computed again elsewhere."""
         work = self.workload
-        scatter = self.client.scatter
-        self._source = scatter(work.source, broadcast=True, hash=False)
-        self._chunks = [scatter(chunk, broadcast=True, hash=False) for chunk in work.chunks]
-        self._labels = scatter(work.labels, broadcast=True, hash=False)
+        key = work.source.digest
+        self._source = self._hold(work.source, f'explore-source-{key}')
+        self._chunks = [self._hold(chunk, f'explore-data{index}-{key}') for index, chunk in enumerate(work.chunks)]
+        self._labels = self._hold(work.labels, f'explore-labels-{key}')
+
+    def _hold(self, value: Any, key: str) -> Any:
+        return self.client.submit(_same, value, key=f'{key}-{id(self)}', retries=RETRIES)
 
     def _submit(self, job: Job) -> Any:
         work, submit = self.workload, self.client.submit
@@ -176,3 +180,8 @@ class DaskRunner:
             self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _same(value: Any) -> Any:
+    """A task whose result is its argument (data the scheduler can compute again)."""
+    return value
