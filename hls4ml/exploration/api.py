@@ -61,10 +61,10 @@ def explore(
     source = source_from_model(model, project, hls_config)
     variables = _layer_variables(source, space)
     _check_objectives(source, hls_config, project, objectives)
-    workload = _workload(source, data, objectives, accuracy_by, metric, chunk_size, project.get('part'))
+    workload = _workload(source, data, accuracy_by, metric, chunk_size, project.get('part'))
     runner = _runner(workload, client, n_workers)
     try:
-        if progress and getattr(runner, 'dashboard', None):
+        if progress and runner.dashboard:
             print(f'hls4ml.explore: {runner.workers} Dask workers, dashboard {runner.dashboard}')
         cache = ResultCache(default_cache_dir() if cache_dir == 'default' else cache_dir)
         evaluator = _Evaluator(runner, cache, workload, space, hls_config, variables, project, progress)
@@ -91,10 +91,10 @@ def _layer_variables(source: ModelSource, space: Space) -> dict[str, tuple[str, 
     variables = {}
     for name in space.dimensions:
         dimension, _, layer = name.partition(':')
-        if layer:
-            found = source.variables(layer, space.variables)
-            if dimension == 'precision':
-                variables[layer] = found
+        if layer and dimension == 'precision':
+            variables[layer] = source.variables(layer, space.variables)
+        elif layer:
+            source.check_layer(layer)
     return variables
 
 
@@ -112,15 +112,17 @@ def _check_objectives(source: ModelSource, hls_config: dict, project: dict, obje
         )
 
 
-def _workload(
-    source: ModelSource, data: Any, objectives: Sequence[str], accuracy_by: str, metric: Any, chunk_size: int, part: Any
-) -> Workload:
+def _workload(source: ModelSource, data: Any, accuracy_by: str, metric: Any, chunk_size: int, part: Any) -> Workload:
+    """The data in chunks and the metric; given data, every point's accuracy is measured."""
     if chunk_size < 1:
         raise ValueError(f'explore: chunk_size must be at least 1, got {chunk_size}')
-    x, y = data if data is not None else (None, None)
-    fidelity = accuracy_by if data is not None and 'accuracy' in objectives or metric is not None else None
-    chunks = [] if x is None else [np.asarray(x)[start : start + chunk_size] for start in range(0, len(x), chunk_size)]
-    return Workload(source, chunks, y, metric or accuracy, fidelity if x is not None else None, part)
+    if data is None:  # hardware figures only
+        return Workload(source, [], None, None, None, part)
+    x, y = data
+    if len(x) == 0 or len(x) != len(y):
+        raise ValueError(f'explore: data=(x, y) needs as many labels as samples, at least one; got {len(x)}, {len(y)}')
+    chunks = [np.asarray(x)[start : start + chunk_size] for start in range(0, len(x), chunk_size)]
+    return Workload(source, chunks, y, metric or accuracy, accuracy_by, part)
 
 
 def _runner(workload: Workload, client: Any, n_workers: int | None) -> SerialRunner | DaskRunner:

@@ -70,9 +70,10 @@ class ExplorationResult:
         return keywords
 
     def plot(self, path: str | None = None, x: str | None = None, y: str | None = None) -> Any:
-        """A matplotlib figure of every point (grey), failed points left out, and the front (red), `y`
-        against `x` (default: accuracy, or the second objective, against the first hardware objective);
-        saved to `path` when given."""
+        """A matplotlib figure of every point (grey; failed points left out), the Pareto front of all the
+        objectives (red dots) and the front in the two plotted ones (red line), `y` against `x`
+        (default: accuracy, or the second objective, against the first hardware objective); saved to
+        `path` when given."""
         import matplotlib
 
         if path is not None:
@@ -83,9 +84,11 @@ class ExplorationResult:
         figure, axes = plt.subplots(figsize=(6, 4.5))
         good = self.points[self.points['error'].isna()]
         axes.scatter(good[x], good[y], s=14, color='0.6', label=f'{len(good)} points')
-        front = self.front.sort_values(x, kind='stable')
-        axes.step(front[x], front[y], where='post', color='tab:red', linewidth=1)
-        axes.scatter(front[x], front[y], s=28, color='tab:red', label=f'Pareto front ({len(front)})')
+        maximise = [x in MAXIMISED, y in MAXIMISED]
+        plane = good[pareto_mask(good[[x, y]].astype(float).to_numpy(), maximise)].sort_values(x, kind='stable')
+        axes.step(plane[x], plane[y], where='post', color='tab:red', linewidth=1, label=f'front in {x}, {y}')
+        front = self.front
+        axes.scatter(front[x], front[y], s=28, color='tab:red', label=f'Pareto front of all objectives ({len(front)})')
         axes.set_xlabel(x)
         axes.set_ylabel(y)
         axes.grid(alpha=0.3)

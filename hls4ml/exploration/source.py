@@ -12,6 +12,7 @@ import copy
 import hashlib
 import os
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,11 +51,13 @@ class ModelSource:
         config.update({'HLSConfig': copy.deepcopy(hls_config), 'IOType': io_type, 'OutputDir': output_dir})
         return ModelGraph(config, copy.deepcopy(self.graph), self.origin)
 
+    def check_layer(self, layer: str) -> None:
+        if layer not in self.kinds:
+            raise ValueError(f'space: no layer {layer!r} in the model; its layers: {", ".join(self.kinds)}')
+
     def variables(self, layer: str, wanted: tuple[str, ...]) -> tuple[str, ...]:
         """The typed variables of `layer` among `wanted` (a Dense has weight, bias, result; a ReLU result)."""
-        if layer not in self.kinds:
-            known = ', '.join(self.kinds)
-            raise ValueError(f'space: no layer {layer!r} in the model; its layers: {known}')
+        self.check_layer(layer)
         present = LAYER_KINDS[self.kinds[layer]].type_defaults
         chosen = tuple(var for var in wanted if var in present)
         if not chosen:
@@ -157,6 +160,7 @@ def _plain(value: Any) -> Any:
 
 _CONVERTED: OrderedDict[tuple[str, str], ModelGraph] = OrderedDict()  # this process's last conversions
 _KEEP = 8
+_CONVERTED_LOCK = threading.Lock()
 
 
 def scratch_dir(key: str) -> str:
@@ -168,9 +172,10 @@ def converted(source: ModelSource, key: str, hls_config: dict[str, Any], io_type
     """`source.convert(...)`, remembered per process: a point's chunks reuse one conversion (and one
     compiled C-simulation) on each worker."""
     memo_key = (source.digest, key)
-    if memo_key not in _CONVERTED:
-        _CONVERTED[memo_key] = source.convert(hls_config, io_type, scratch_dir(key))
-        while len(_CONVERTED) > _KEEP:
-            _CONVERTED.popitem(last=False)
-    _CONVERTED.move_to_end(memo_key)
-    return _CONVERTED[memo_key]
+    with _CONVERTED_LOCK:  # a worker of several threads
+        if memo_key not in _CONVERTED:
+            _CONVERTED[memo_key] = source.convert(hls_config, io_type, scratch_dir(key))
+            while len(_CONVERTED) > _KEEP:
+                _CONVERTED.popitem(last=False)
+        _CONVERTED.move_to_end(memo_key)
+        return _CONVERTED[memo_key]

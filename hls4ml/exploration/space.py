@@ -131,6 +131,9 @@ def hls_config_for(point: Point, base: dict[str, Any] | None, variables: dict[st
         dimension, _, layer = name.partition(':')
         if dimension == 'io_type':
             continue
+        if dimension == 'precision' and not layer and isinstance(model['Precision'], dict):
+            model['Precision'] = {**model['Precision'], 'default': value}  # keeps 'maximum' and the rest
+            continue
         if not layer:
             model[keys[dimension]] = value
             continue

@@ -21,6 +21,7 @@ import worker_faults  # noqa: E402
 
 import hls4ml  # noqa: E402
 from hls4ml.exploration import Space  # noqa: E402
+from hls4ml.exploration.running import local_cluster  # noqa: E402
 
 pytestmark = pytest.mark.csim
 SPACE = Space(precision={'fc1': [(10, 4), (6, 3)], 'out': [(10, 4), (5, 2)]}, strategy=['Latency', 'Resource'])
@@ -31,9 +32,7 @@ COLUMNS = ['accuracy', 'latency', 'ii', 'dsp', 'lut', 'ff', 'bram', 'pareto', 'e
 def client() -> Iterator[Any]:
     """One cluster for the module (2 single-threaded worker processes take a few seconds to start)."""
     cloudpickle.register_pickle_by_value(worker_faults)  # the workers cannot import the test folder
-    cluster = distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, host='127.0.0.1', dashboard_address=None
-    )
+    cluster = local_cluster(2)
     with distributed.Client(cluster) as dask_client:
         yield dask_client
     cluster.close()

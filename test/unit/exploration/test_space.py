@@ -53,3 +53,9 @@ def test_a_point_becomes_a_config_over_the_base_without_changing_it() -> None:
 def test_the_point_digest_ignores_the_order_of_dimensions() -> None:
     assert point_digest({'a': 1, 'b': 'x'}) == point_digest({'b': 'x', 'a': 1})
     assert point_digest({'a': 1}) != point_digest({'a': 2})
+
+
+def test_a_model_wide_precision_keeps_the_rest_of_a_precision_dict() -> None:
+    base = {'Model': {'Precision': {'default': 'fixed<16,6>', 'maximum': 'fixed<32,12>'}}}
+    config = hls_config_for({'precision': 'fixed<9,3>'}, base, {})
+    assert config['Model']['Precision'] == {'default': 'fixed<9,3>', 'maximum': 'fixed<32,12>'}
