@@ -27,6 +27,28 @@ from hls4ml.exploration import Space  # noqa: E402
 PRECISIONS = [(16, 6), (14, 6), (12, 5), (10, 4), (9, 4), (8, 3), (7, 3), (6, 3)]
 
 
+def busy(seconds: float) -> float:
+    """Integer numpy work for about `seconds` on an idle core; returns the wall time it took here."""
+    values = np.arange(1 << 20, dtype=np.int64)
+    start = time.perf_counter()
+    for _ in range(int(seconds * 400)):
+        values = (values * 3 + 1) & 0xFFFF
+    return time.perf_counter() - start
+
+
+def parallel_headroom() -> float:
+    """How many cores this machine gives two processes at once right now: 2 x (one alone) / (two at once).
+    2.0 on an idle 2-core machine; near 1.0 when other jobs hold a core, and then 2 workers cannot
+    beat 1 whatever the code does."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2) as pool:
+        pool.submit(busy, 0.1).result()  # both processes started
+        alone = pool.submit(busy, 1.0).result()
+        together = max(future.result() for future in [pool.submit(busy, 1.0), pool.submit(busy, 1.0)])
+    return 2 * alone / together
+
+
 def model_and_data(samples: int) -> tuple:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from mlp_bench import make_model  # Keras only here: the workers re-import this script
@@ -80,9 +102,12 @@ def main() -> int:
     args = parser.parse_args()
     model, x, y = model_and_data(args.samples)
     grid = space(args.points)
+    headroom = parallel_headroom()
     lines = [
         f'jet-tagging MLP, Vitis, {grid.size()} grid points (precision x reuse factor 1, 4 x Latency, Resource), '
         f'{args.samples} samples, {os.cpu_count()} cores shared with other jobs (noisy: compare ratios in one run)',
+        '',
+        f'parallel headroom before the runs (2.0: two free cores): {headroom:.2f}',
         '',
         '| accuracy from | runner | points/min | vs serial | cluster start-up s | failed |',
         '|---|---|---|---|---|---|',
@@ -99,6 +124,8 @@ def main() -> int:
             )
             lines.append(f'{row} {failed} |')
             print(lines[-1], flush=True)
+    lines.append('')
+    lines.append(f'parallel headroom after the runs (2.0: two free cores): {parallel_headroom():.2f}')
     print('\n'.join(lines))
     if args.output:
         Path(args.output).write_text('\n'.join(lines) + '\n')

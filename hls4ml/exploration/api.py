@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.exploration import strategies
-from hls4ml.exploration.cache import ResultCache, data_digest, default_cache_dir, job_key
+from hls4ml.exploration.cache import ResultCache, code_digest, data_digest, default_cache_dir, job_key
 from hls4ml.exploration.evaluation import FIDELITIES, Job, Metric, accuracy, estimate_figures
 from hls4ml.exploration.front import MAXIMISED, ExplorationResult, pareto_mask
 from hls4ml.exploration.running import DaskRunner, Progress, SerialRunner, Workload
@@ -140,6 +140,7 @@ class _Evaluator:
         self.hls_config, self.variables, self.project = hls_config, variables, project
         metric = workload.metric
         self.context = {
+            'hls4ml': code_digest(),
             'model': workload.source.digest,
             'data': data_digest(np.concatenate(workload.chunks), workload.labels) if workload.fidelity else None,
             'fidelity': workload.fidelity,

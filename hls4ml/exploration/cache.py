@@ -1,8 +1,10 @@
 """The results cache: one small JSON file per evaluated point, named by the content hash of everything
-its record depends on (the model, the point's configuration, the backend settings, the data and the
-metric). A re-run reads what it finds and computes only the rest, so every strategy is resumable:
-stop a sweep at any time and start it again. The files are written by the caller's process (the
-workers need no shared file system), each under a temporary name and renamed into place.
+its record depends on (the model, the point's configuration, the backend settings, the data, the
+metric, and hls4ml's own code: a record computed by another version of the estimator or the
+kernels is never taken for this one's). A re-run reads what it finds and computes only the rest,
+so every strategy is resumable: stop a sweep at any time and start it again. The files are written
+by the caller's process (the workers need no shared file system), each under a temporary name and
+renamed into place.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,18 @@ def default_cache_dir() -> Path:
     """`$HLS4ML_CACHE_DIR/explore`, else `~/.cache/hls4ml/explore` (beside the C-simulation cache)."""
     root = os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml'
     return Path(root) / 'explore'
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A content hash of hls4ml's Python, C++ and template files (about 3 MB: milliseconds)."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob('*')):
+        if path.suffix in ('.py', '.h', '.j2') and '__pycache__' not in path.parts:
+            digest.update(f'\0{path.relative_to(package).as_posix()}\0'.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
 
 
 def data_digest(*arrays: Any) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -134,6 +135,7 @@ class DaskRunner:
         elif isinstance(client, str):
             client = Client(client)  # a scheduler address: the user's cluster
         self.client = client
+        self._run = uuid.uuid4().hex[:8]  # in every task key: runs on one client never share a key
         self._scatter()
 
     @property
@@ -148,21 +150,28 @@ class DaskRunner:
             return None
 
     def _scatter(self) -> None:
-        """The model, the chunks and the labels as tasks of their own, computed once per worker that
-        needs them. Not `scatter`: data scattered to a worker that dies is lost for good, while a
-        task's result is computed again elsewhere."""
+        """The model, the chunks and the labels as tasks of their own, copied to every worker. Not
+        `scatter`: data scattered to a worker that dies is lost for good, while a task's result is
+        computed again elsewhere."""
+        import distributed
+
         work = self.workload
         key = work.source.digest
         self._source = self._hold(work.source, f'explore-source-{key}')
         self._chunks = [self._hold(chunk, f'explore-data{index}-{key}') for index, chunk in enumerate(work.chunks)]
         self._labels = self._hold(work.labels, f'explore-labels-{key}')
+        held = [self._source, *self._chunks, self._labels]
+        distributed.wait(held)
+        self.client.replicate(held)  # on every worker: else the scheduler runs every point where the data is
 
     def _hold(self, value: Any, key: str) -> Any:
-        return self.client.submit(_same, value, key=f'{key}-{id(self)}', retries=RETRIES)
+        return self.client.submit(_same, value, key=f'{key}-{self._run}', retries=RETRIES)
 
     def _submit(self, job: Job) -> Any:
         work, submit = self.workload, self.client.submit
-        figures = submit(hardware, self._source, job, work.part, key=f'explore-hardware-{job.key}', retries=RETRIES)
+        figures = submit(
+            hardware, self._source, job, work.part, key=f'explore-hardware-{job.key}-{self._run}', retries=RETRIES
+        )
         chunks = []
         if work.fidelity is not None:
             chunks = [
@@ -172,13 +181,13 @@ class DaskRunner:
                     job,
                     work.fidelity,
                     chunk,
-                    key=f'explore-chunk{i}-{job.key}',
+                    key=f'explore-chunk{i}-{job.key}-{self._run}',
                     retries=RETRIES,
                 )
                 for i, chunk in enumerate(self._chunks)
             ]
         metric = work.metric if work.fidelity else None
-        key = f'explore-summary-{job.key}'
+        key = f'explore-summary-{job.key}-{self._run}'
         return submit(summarise, figures, chunks, self._labels, metric, key=key, retries=RETRIES)
 
     def run(self, jobs: Sequence[Job], progress: Progress) -> list[dict[str, Any]]:

@@ -61,10 +61,24 @@ def serial(model_and_data: tuple) -> Any:
 
 
 def test_a_cluster_gives_the_serial_records_and_front_bit_for_bit(model_and_data: tuple, client: Any, serial) -> None:
-    clustered = _explore(model_and_data, client, chunk_size=64)  # other chunks: the same accuracies
+    with distributed.get_task_stream(client=client) as tasks:
+        clustered = _explore(model_and_data, client, chunk_size=64)  # other chunks: the same accuracies
+    workers = {task['worker'] for task in tasks.data if task['key'].startswith('explore-chunk')}
+    assert len(workers) == 2  # the data is on both workers, so the points run on both
     assert clustered.points[COLUMNS].equals(serial.points[COLUMNS])
     assert clustered.front.index.tolist() == serial.front.index.tolist()
     assert serial.points['error'].isna().all() and serial.points['accuracy'].nunique() > 1
+
+
+def test_a_scheduler_address_or_no_client_runs_on_a_cluster(model_and_data: tuple, client: Any, serial) -> None:
+    space = Space(precision={'fc1': [(6, 3)], 'out': [(10, 4), (5, 2)]}, strategy=['Latency'])
+    expected = serial.points.set_index('key')['accuracy']
+    by_address = _explore(model_and_data, client.scheduler.address, space=space)
+    own_cluster = _explore(model_and_data, None, space=space, n_workers=2)  # started and closed by explore
+    for result in (by_address, own_cluster):
+        assert result.points['error'].isna().all()
+        assert result.points['accuracy'].tolist() == expected[result.points['key']].tolist()
+    assert client.status == 'running'  # the user's client stays open
 
 
 def test_the_c_simulation_agrees_with_the_emulator(model_and_data: tuple, client: Any, serial) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +122,13 @@ def test_the_plot_is_saved(model_and_data: tuple, tmp_path: Path) -> None:
 def test_bad_arguments_are_refused_by_name(model_and_data: tuple, keywords: dict, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         _explore(model_and_data, cache_dir=None, **keywords)
+
+
+def test_import_hls4ml_loads_no_dask_and_explore_is_there_on_first_use() -> None:
+    code = (
+        'import sys, hls4ml; heavy = {"dask", "distributed", "pandas"} & set(sys.modules); '
+        'from hls4ml.exploration import explore; assert hls4ml.explore is explore; print(sorted(heavy))'
+    )
+    environment = {**os.environ, 'PYTHONPATH': str(Path(hls4ml.__file__).parents[1])}
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=environment, check=True)
+    assert done.stdout.strip() == '[]'
