@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -89,9 +90,13 @@ def run_on(workers: int, model, data, grid: Space, fidelity: str) -> tuple[float
     return rate, startup, failed
 
 
+CACHES: list[str] = []  # removed at the end
+
+
 def fresh_compile_cache() -> None:
     """Cold C-simulation compiles from here on (worker processes read the variable when they start)."""
-    os.environ['HLS4ML_CACHE_DIR'] = tempfile.mkdtemp(prefix='hls4ml-explore-bench-')
+    CACHES.append(tempfile.mkdtemp(prefix='hls4ml-explore-bench-'))
+    os.environ['HLS4ML_CACHE_DIR'] = CACHES[-1]
 
 
 def main() -> int:
@@ -129,6 +134,8 @@ def main() -> int:
     print('\n'.join(lines))
     if args.output:
         Path(args.output).write_text('\n'.join(lines) + '\n')
+    for cache in CACHES:
+        shutil.rmtree(cache, ignore_errors=True)
     return 0
 
 
