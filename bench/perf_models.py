@@ -1,9 +1,10 @@
 """The models of the performance benchmark (issue 22), built the same way under any hls4ml.
 
 Each builder returns a Keras 3 model whose weights come from numpy with a fixed seed (uniform, scaled by
-1/sqrt(fan-in)), so our tree and the published hls4ml 1.3.0, each in its own venv, convert the very same
-model. `macs` counts the multiply-accumulates of one sample (Dense, Conv2D, LSTM, the attention's
-projections and products), the work the physical floor of docs/performance.md is computed from.
+1/sqrt(fan-in) so that activations stay within ap_fixed<16,6>), so our tree and the published hls4ml
+1.3.0, each in its own venv, convert the very same model. `macs` counts the multiply-accumulates of
+one sample (Dense, Conv2D, LSTM, the attention's projections and products), the work the physical
+floor of docs/performance.md is computed from.
 """
 
 from __future__ import annotations
@@ -81,9 +82,14 @@ def build(spec: BenchModel) -> Any:
         attended = layers.MultiHeadAttention(num_heads=2, key_dim=8)(tokens, tokens)
         model = keras.Model(tokens, layers.Dense(4)(layers.Flatten()(attended)))
     rng = np.random.default_rng(1234)
-    weights = [rng.uniform(-1, 1, w.shape) / np.sqrt(max(w.shape[0] if w.ndim else 1, 1)) for w in model.get_weights()]
+    weights = [rng.uniform(-1, 1, w.shape) / np.sqrt(_fan_in(w.shape)) for w in model.get_weights()]
     model.set_weights([weight.astype(np.float32) for weight in weights])
     return model
+
+
+def _fan_in(shape: tuple[int, ...]) -> int:
+    """Inputs per output of a kernel (all axes but the last; a Dense kernel's rows); 1 for biases."""
+    return max(int(np.prod(shape[:-1])), 1) if len(shape) > 1 else 1
 
 
 def _cnn_layers(spec: BenchModel, layers: Any) -> list:
