@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from hls4ml.csim.target import target_flags, target_key
+
 CXX_FLAGS = (
     '-std=c++17',
     '-O2',
@@ -38,6 +40,7 @@ CXX_FLAGS = (
     '-Wall',
     '-Wextra',
     '-Wno-unknown-pragmas',  # the firmware's `#pragma HLS ...` lines are for the HLS tool
+    '-DHLS4ML_CSIM_FAST',  # integer multiply-accumulate on raw values where exact (nnet_csim_fast.h)
 )
 DEFAULT_TIMEOUT = 900.0  # seconds; HLS4ML_COMPILE_TIMEOUT overrides
 
@@ -66,9 +69,10 @@ class SourceTree:
     defines: tuple[str, ...] = ()
 
     def digest(self, compiler_line: str) -> str:
-        """The cache key: the compiler, the flags, the defines, include folders and every file's path and bytes."""
+        """The cache key: the compiler, the flags, the target CPU (hls4ml/csim/target.py), the defines, include
+        folders and every file's path and bytes."""
         digest = hashlib.sha256()
-        header = [compiler_line, *CXX_FLAGS, *self.defines, self.translation_unit, *self.include_dirs]
+        header = [compiler_line, *CXX_FLAGS, target_key(), *self.defines, self.translation_unit, *self.include_dirs]
         header += [str(folder) for folder in self.external_includes]
         digest.update(json.dumps(header).encode())
         for path in sorted(self.files):
@@ -205,7 +209,8 @@ def _build(sources: SourceTree, cxx: str, cache: Path) -> Path:
         includes = [f'-I{folder}' for folder in sources.include_dirs]  # relative: g++ runs in the tree
         includes += [f'-I{folder}' for folder in sources.external_includes]
         output = root / 'library.so'
-        command = [cxx, *CXX_FLAGS, *sources.defines, *includes, sources.translation_unit, '-o', output.name]
+        command = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
+        command += [sources.translation_unit, '-o', output.name]
         _run_compiler(command, root)
         return _store(output, cache / 'lib')
 

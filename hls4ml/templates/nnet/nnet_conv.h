@@ -23,6 +23,7 @@
 #define NNET_CONV_H_
 
 #include "nnet_common.h"
+#include "nnet_csim_fast.h"
 
 namespace nnet {
 
@@ -164,6 +165,60 @@ inline void conv_pixel(const data_T *data, const typename CONFIG_T::weight_t *we
     }
 }
 
+#ifdef NNET_CSIM_FAST
+// C-simulation only (nnet_csim_fast.h): conv_start, conv_pixel and conv_finish of one output pixel on
+// the raw integers, the same taps in the same order, when csim_fast::integer_mac allows it.
+template <class data_T, class res_T, class CONFIG_T>
+inline void conv_pixel_integer(const data_T *data, const typename CONFIG_T::weight_t *weights,
+                               const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt], res_T *res, unsigned pixel) {
+    typedef conv_channels<CONFIG_T> channels;
+    typedef typename CONFIG_T::accum_t accum_t;
+    typedef csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, accum_t> mac;
+    typedef typename mac::word word;
+    typename mac::unsigned_word acc[CONFIG_T::n_filt];
+    for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
+        acc[f] = typename mac::unsigned_word(accum_t(biases[f]).raw_);
+    const auto *weight_raw = csim_fast::raw_values(weights);
+    const unsigned row0 = (pixel / CONFIG_T::out_width) * CONFIG_T::stride_height;
+    const unsigned col0 = (pixel % CONFIG_T::out_width) * CONFIG_T::stride_width;
+    for (unsigned kh = 0; kh < CONFIG_T::filt_height; kh++) {
+        for (unsigned kw = 0; kw < CONFIG_T::filt_width; kw++) {
+            if (!on_input(row0 + kh, CONFIG_T::pad_top, CONFIG_T::in_height) ||
+                !on_input(col0 + kw, CONFIG_T::pad_left, CONFIG_T::in_width))
+                continue;
+            const unsigned ih = row0 + kh - CONFIG_T::pad_top, iw = col0 + kw - CONFIG_T::pad_left;
+            const auto *in = csim_fast::raw_values(data + (ih * CONFIG_T::in_width + iw) * CONFIG_T::n_chan);
+            const unsigned position = kh * CONFIG_T::filt_width + kw;
+            for (unsigned q = 0; q < channels::rows_per_position; q++) {
+                const auto *row = weight_raw + (position * channels::rows_per_position + q) * CONFIG_T::n_filt;
+                for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
+                    acc[f] += mac::scaled(word(in[channels::channel(q, f)]) * word(row[f]));
+            }
+        }
+    }
+    for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
+        res[f] = csim_fast::accum_from_word<accum_t>(acc[f]);
+}
+#endif
+
+// One output pixel: its biases, its whole sum and its write into res_T (io_parallel and io_stream).
+template <class data_T, class res_T, class CONFIG_T>
+inline void conv_output_pixel(const data_T *data, const typename CONFIG_T::weight_t *weights,
+                              const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt], res_T *res, unsigned pixel) {
+    NNET_INLINE
+#ifdef NNET_CSIM_FAST
+    if constexpr (csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, typename CONFIG_T::accum_t>::enabled) {
+        conv_pixel_integer<data_T, res_T, CONFIG_T>(data, weights, biases, res, pixel);
+        return;
+    }
+#endif
+    typename CONFIG_T::accum_t acc[CONFIG_T::n_filt];
+    NNET_ARRAY_PARTITION_COMPLETE(acc)
+    conv_start<CONFIG_T>(biases, acc);
+    conv_pixel<data_T, CONFIG_T>(data, weights, acc, pixel);
+    conv_finish<res_T, CONFIG_T>(acc, res);
+}
+
 // One weight k of one output pixel: the same += as conv_pixel performs for that weight.
 template <class data_T, class CONFIG_T>
 inline void conv_tap(const data_T *data, const typename CONFIG_T::weight_t *weights,
@@ -195,11 +250,7 @@ void conv_latency(const data_T data[conv_sizes<CONFIG_T>::n_in], res_T res[conv_
         NNET_UNROLL
         for (unsigned p = 0; p < CONFIG_T::parallelization_factor; p++) {
             const unsigned pixel = part * CONFIG_T::parallelization_factor + p;
-            typename CONFIG_T::accum_t acc[CONFIG_T::n_filt];
-            NNET_ARRAY_PARTITION_COMPLETE(acc)
-            conv_start<CONFIG_T>(biases, acc);
-            conv_pixel<data_T, CONFIG_T>(data, weights, acc, pixel);
-            conv_finish<res_T, CONFIG_T>(acc, res + pixel * CONFIG_T::n_filt);
+            conv_output_pixel<data_T, res_T, CONFIG_T>(data, weights, biases, res + pixel * CONFIG_T::n_filt, pixel);
         }
     }
 }

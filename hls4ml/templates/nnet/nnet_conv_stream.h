@@ -126,12 +126,9 @@ void conv(stream<data_T> &data, stream<res_T> &res,
                                 CONFIG_T::n_chan>(pixel.data, lines, window, iw);
             if (stream_window_ready<CONFIG_T::filt_height, CONFIG_T::filt_width, CONFIG_T::stride_height,
                                     CONFIG_T::stride_width>(ih, iw)) {
-                typename CONFIG_T::accum_t acc[CONFIG_T::n_filt];
-                NNET_ARRAY_PARTITION_COMPLETE(acc)
-                conv_start<CONFIG_T>(biases, acc);
-                conv_pixel<data_elem, conv_window_config<CONFIG_T>>(window, weights, acc, 0);
                 res_T out;
-                conv_finish<typename res_T::value_type, CONFIG_T>(acc, out.data);
+                conv_output_pixel<data_elem, typename res_T::value_type, conv_window_config<CONFIG_T>>(
+                    window, weights, biases, out.data, 0);
                 res.write(out);
             }
         }

@@ -9,6 +9,7 @@
 #define NNET_DENSE_H_
 
 #include "nnet_common.h"
+#include "nnet_csim_fast.h"
 
 namespace nnet {
 
@@ -113,6 +114,12 @@ void dense(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
 #ifdef __SYNTHESIS__
     if (CONFIG_T::strategy == resource) {
         dense_resource<data_T, res_T, CONFIG_T>(data, res, weights, biases);
+        return;
+    }
+#endif
+#ifdef NNET_CSIM_FAST
+    if constexpr (csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, typename CONFIG_T::accum_t>::enabled) {
+        csim_fast::dense_integer<data_T, res_T, CONFIG_T>(data, res, weights, biases);
         return;
     }
 #endif
