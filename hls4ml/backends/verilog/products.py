@@ -24,6 +24,8 @@ from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.reference.conv import padded_image, window_slice
 
+SOLVER = {'search_all_decompose_dc': False}  # da4ml's CMVM search: ~8x faster, within 1% of the full search
+
 
 def constants(layer: Layer, name: str, var: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
     """Weights `name` written into the layer's type `var`, as exact float64 values."""
@@ -37,12 +39,35 @@ def dense_traced(x: Any, weights: np.ndarray, biases: np.ndarray, layer: Layer) 
     where = layer.describe()
     accum = quantizer(layer.types['accum'], f'{where} accum type')
     result = quantizer(layer.types['result'], f'{where} result type')
+    return result.apply(accumulated(x, weights, biases, accum))
+
+
+def accumulated(x: Any, weights: np.ndarray, biases: np.ndarray, accum: Quantizer) -> Any:
+    """acc = (accum_t) bias; acc += x_i * w_i, each += a write into accum_t: the value of acc after the sum."""
     if _exact(x, weights, biases, accum):
-        summed = x @ weights + biases
-        return result.apply(accum.apply(summed))
+        return accum.apply(_product(x, weights) + biases)
     if accum.overflow == 'WRAP':
-        return result.apply(_wrapping(x, weights, biases, accum))
-    return result.apply(_in_order(x, weights, biases, accum))
+        return _wrapping(x, weights, biases, accum)
+    return _in_order(x, weights, biases, accum)
+
+
+def _product(x: Any, weights: np.ndarray) -> Any:
+    """x @ weights by one adder graph solved once for all rows (a convolution's pixels share their
+    kernel): the solver sees each input's widest interval over the rows, then the same graph is applied
+    to every row, whose own intervals set its adders' widths."""
+    from da4ml.cmvm import solve
+    from da4ml.types import QInterval
+
+    rows = np.asarray(x._vars)
+    if rows.shape[0] == 1:
+        return x @ weights
+    lows = np.vectorize(lambda v: float(v.low))(rows).min(axis=0)
+    highs = np.vectorize(lambda v: float(v.high))(rows).max(axis=0)
+    steps = np.vectorize(lambda v: float(v.step))(rows).min(axis=0)
+    intervals = [QInterval(*bounds) for bounds in zip(lows, highs, steps, strict=True)]
+    latencies = [max(float(v.latency) for v in column) for column in rows.T]
+    graph = solve(np.ascontiguousarray(weights.astype(np.float32)), qintervals=intervals, latencies=latencies, **SOLVER)
+    return _array(x, [list(graph(row)) for row in rows])
 
 
 def _fraction_bits(values: np.ndarray) -> int:
@@ -66,6 +91,8 @@ def _bounds(x: Any) -> tuple[np.ndarray, np.ndarray, int]:
 
 def _exact(x: Any, weights: np.ndarray, biases: np.ndarray, accum: Quantizer) -> bool:
     """Every write into accum_t is the identity (or, for WRAP, a wrap of the final sum)."""
+    if np.any(weights.astype(np.float32) != weights):  # the CMVM solver reads float32 weights
+        return False
     low, high, fraction = _bounds(x)
     needed = max(fraction + _fraction_bits(weights), _fraction_bits(biases))
     if needed > accum.fraction:

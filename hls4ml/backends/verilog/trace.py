@@ -17,6 +17,7 @@ import numpy as np
 
 from hls4ml.backends.verilog.fixed import UnsupportedInRTL, quantizer
 from hls4ml.backends.verilog.layers import RULES
+from hls4ml.backends.verilog.products import SOLVER
 from hls4ml.model.ir import Graph
 from hls4ml.model.kinds import Kind
 
@@ -75,7 +76,7 @@ def trace_graph(graph: Graph) -> TracedGraph:
     for layer in graph.layers.values():
         if layer.kind == Kind.INPUT:
             size = graph.output_tensor(layer).size
-            port = trace.FixedVariableArrayInput(size)
+            port = trace.FixedVariableArrayInput(size, solver_options=SOLVER)
             inputs.append(port)
             output = input_port(port, layer.types['result'], layer.describe())
         else:
