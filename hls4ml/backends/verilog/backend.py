@@ -13,8 +13,11 @@ from typing import Any
 
 from hls4ml.backends.base import Backend, Design
 from hls4ml.backends.verilog.fixed import UnsupportedInRTL
+from hls4ml.backends.verilog.layers import RULES
+from hls4ml.model.kinds import LAYER_KINDS
 
 STRATEGIES = ('latency', 'distributed_arithmetic')
+GAPS = tuple((kind, 'no Verilog logic yet (docs/verilog.md)') for kind in LAYER_KINDS if kind not in RULES)
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class VerilogBackend(Backend):
     unsupported_io: tuple[tuple[str, str], ...] = (
         ('io_stream', 'the Verilog backend builds fully unrolled io_parallel designs only'),
     )
+    unsupported_kinds: tuple[tuple[str, str], ...] = GAPS
 
     def create_initial_config(
         self,

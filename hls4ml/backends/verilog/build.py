@@ -46,8 +46,10 @@ def yosys_script(name: str, sources: list[Path], family: str | None) -> str:
     if family is None:
         mapping = f'synth -top {name} -flatten\nabc -lut 6\nopt_clean'
     else:
-        mapping = f'synth_xilinx -top {name} -family {family} -flatten'
-    return f'{reads}\nhierarchy -top {name}\n{mapping}\nstat\n'
+        mapping = f'synth_xilinx -top {name} -family {family} -flatten -noiopad'
+    # ROMs become logic first: Yosys 0.23 finds no LUT-RAM mapping for some of them (read-only, $readmemh)
+    roms = 'proc\nflatten\nopt_clean\nmemory -nomap\nmemory_map\nopt'
+    return f'{reads}\nhierarchy -top {name}\n{roms}\n{mapping}\nstat\n'
 
 
 def parse_stat(output: str) -> dict[str, int]:
