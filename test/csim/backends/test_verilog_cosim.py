@@ -56,7 +56,7 @@ def mlp(activation: str) -> keras.Model:
 @pytest.mark.parametrize(
     ('activation', 'precision', 'granularity'),
     [
-        ('sigmoid', 'ap_fixed<10,4>', 'model'),  # accumulator wraps and drops product bits: per-product writes
+        ('sigmoid', 'ap_fixed<8,3>', 'model'),  # accumulator wraps and drops product bits: per-product writes
         ('tanh', 'ap_fixed<12,4>', 'name'),  # exact accumulators: one adder graph per layer; wide tanh input
         ('linear', 'ap_fixed<9,4,AP_RND,AP_SAT>', 'model'),  # saturating accumulator: the C++ order
     ],
@@ -68,6 +68,8 @@ def test_mlp_is_bit_exact_with_the_c_simulation(tmp_path, activation, precision,
     assert simulation.latency_cycles(x) == simulation.project.stages + 1  # the input register, then the stages
     with pytest.raises(NotImplementedError, match="backend='Vitis'"):
         verilog.trace(x[:2])
+    verilog.compile()  # unchanged: from the content-hash cache
+    assert verilog.compiled_simulation('cache').from_cache
 
 
 def test_cnn_with_pooling_and_softmax_is_bit_exact(tmp_path):
@@ -75,15 +77,15 @@ def test_cnn_with_pooling_and_softmax_is_bit_exact(tmp_path):
     layers = keras.layers
     model = keras.Sequential(
         [
-            keras.Input((6, 6, 1)),
+            keras.Input((4, 4, 1)),
             layers.Conv2D(2, 3, activation='relu', padding='same'),
             layers.MaxPooling2D(2),
             layers.Flatten(),
             layers.Dense(3, activation='softmax'),
         ]
     )
-    x = np.random.default_rng(1).uniform(-2, 2, (1000, 6, 6, 1))
-    assert_bit_exact(model, tmp_path, 'ap_fixed<8,3>', x, 'name')
+    x = np.random.default_rng(1).uniform(-2, 2, (1000, 4, 4, 1))
+    assert_bit_exact(model, tmp_path, 'ap_fixed<6,3>', x, 'name')
 
 
 def test_merge_and_concatenate_are_bit_exact(tmp_path):
@@ -100,20 +102,12 @@ def test_merge_and_concatenate_are_bit_exact(tmp_path):
     np.testing.assert_array_equal(verilog.predict(x), vitis.predict(x))
 
 
-def test_an_unchanged_model_compiles_from_the_cache(tmp_path):
-    _, verilog = convert_both(mlp('linear'), tmp_path, 'ap_fixed<8,3>')
-    verilog.compile()
-    verilog.compile()
-    assert verilog.compiled_simulation('cache').from_cache
-
-
 @needs_yosys
 def test_yosys_resources_agree_with_the_estimate(tmp_path):
-    _, verilog = convert_both(mlp('relu'), tmp_path, 'ap_fixed<8,3>', 'name')
+    _, verilog = convert_both(mlp('relu'), tmp_path, 'ap_fixed<6,3>', 'name')
     report = verilog.build()['YosysSynthReport']
     estimate = verilog.estimate().total.resources
     assert report['DSP48E'] == 0 and report['LUT'] > 0 and report['FF'] > 0
     assert 0.5 < report['LUT'] / estimate['LUT'].low < 2.0
     assert 0.5 < report['FF'] / estimate['FF'].low < 2.0
-    generic = verilog.build(target='generic')['YosysSynthReport']
-    assert generic['LUT'] > 0 and generic['Target'] == 'synth -lut 6'
+    assert report['Target'] == 'synth_xilinx -family xcup'

@@ -68,7 +68,7 @@ def test_resource_strategy_and_reuse_are_refused_naming_the_layers(tmp_path):
 
 def test_a_kind_without_logic_is_refused_by_name(tmp_path):
     model = keras.Sequential([keras.Input((4, 3)), keras.layers.LSTM(2, name='memory')])
-    with pytest.raises(ValueError, match='memory.*no logic for kind LSTM'):
+    with pytest.raises(ValueError, match=r'memory.*LSTM.*no Verilog logic'):
         convert(model, tmp_path)
 
 
@@ -135,3 +135,13 @@ def test_yosys_statistics_become_the_vendor_keys():
 )
 def test_part_families(part, family):
     assert xilinx_family(part) == family
+
+
+def test_yosys_scripts_map_roms_to_logic_then_synthesize(tmp_path):
+    from hls4ml.backends.verilog.build import yosys_script
+
+    xilinx = yosys_script('top', [tmp_path / 'a.v'], 'xcup')
+    generic = yosys_script('top', [tmp_path / 'a.v'], None)
+    assert 'memory_map' in xilinx and 'synth_xilinx -top top -family xcup -flatten -noiopad' in xilinx
+    assert 'abc -lut 6' in generic and 'synth_xilinx' not in generic
+    assert xilinx.rstrip().endswith('stat') and generic.rstrip().endswith('stat')
