@@ -31,7 +31,7 @@ import jinja2
 
 from hls4ml.backends.base import Design
 from hls4ml.backends.verilog.fixed import UnsupportedInRTL
-from hls4ml.backends.verilog.trace import TracedGraph, flat_values, trace_graph
+from hls4ml.backends.verilog.trace import TracedGraph, flat_values, import_da4ml, trace_graph
 
 TEMPLATES = Path(__file__).resolve().parents[2] / 'templates' / 'verilog'
 MAX_PORT_BITS = 32  # the Verilator binding moves each value as one int32
@@ -80,6 +80,7 @@ def latency_cutoff(design: Design) -> float:
 
 def render_rtl(design: Design) -> RTLProject:
     """Trace, pipeline and render the project (nothing is written)."""
+    import_da4ml()  # an ImportError naming the extra, before any other da4ml import
     from da4ml.codegen.rtl.rtl_model import binder_gen
     from da4ml.codegen.rtl.verilog import generate_io_wrapper, pipeline_logic_gen, table_mem_gen
     from da4ml.trace import comb_trace, to_pipeline
