@@ -6,7 +6,16 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
   .venv/bin/pip install -q --upgrade pip
 fi
-.venv/bin/pip install -q -e '.[test,keras,torch,onnx,plot,hgq,explore]'
+.venv/bin/pip install -q -e '.[test,keras,torch,onnx,plot,hgq,explore,rtl]'
 # Brevitas (quantization-aware training exported to QONNX) for one end-to-end test. --no-deps: its
 # requirements are met by the packages above, and pip must never be asked to pick a torch of its own.
 .venv/bin/pip install -q --no-deps brevitas==0.13.4 dependencies==2.0.1 onnxoptimizer==0.4.2
+# Verilator (co-simulation) and Yosys (synthesis) for the Verilog backend (docs/verilog.md); a machine
+# that has both skips this. Without them (no apt, not root) the Verilog backend's tests skip, saying so.
+if ! command -v verilator >/dev/null || ! command -v yosys >/dev/null; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q verilator yosys
+  else
+    echo "verilator or yosys missing and apt-get unavailable: the Verilog backend's tests will skip" >&2
+  fi
+fi

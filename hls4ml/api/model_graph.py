@@ -11,8 +11,10 @@ import numpy as np
 from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
+from hls4ml.backends.verilog.simulation import RTLSimulation
 from hls4ml.csim import Simulation
 from hls4ml.estimate import Estimate, estimate_model
+from hls4ml.estimate.rtl import estimate_rtl
 from hls4ml.learning import learner_for
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
@@ -24,6 +26,7 @@ from hls4ml.model.variables import TensorVariable
 from hls4ml.model.verify import verify
 from hls4ml.writer import write_project
 from hls4ml.writer.files import project_lock
+from hls4ml.writer.rtl import write_rtl_project
 
 
 class ProjectConfig(dict):
@@ -58,8 +61,9 @@ class ModelGraph:
         )
         self.applied_passes = run_flow(graph, self.context)
         self._check_backend_gaps()
+        self.backend.check_design(self.design)  # what the backend refuses beyond its kinds (Verilog: docs/verilog.md)
         check_model(self.design, self.context.warnings)  # a reserved project name; oversize Latency layers (a warning)
-        self._simulation: Simulation | None = None
+        self._simulation: Simulation | RTLSimulation | None = None
         self._compile_lock = threading.RLock()
 
     def _apply_config(self, origin: dict[str, str]) -> None:
@@ -148,23 +152,31 @@ class ModelGraph:
         return Design(self.graph, self.config, self.backend)
 
     def write(self) -> str:
-        """Write the HLS project into `output_dir`; returns its path."""
+        """Write the HLS project (the Verilog backend: the RTL project) into `output_dir`; returns its path."""
+        if self.backend.writes_rtl:
+            return str(write_rtl_project(self.design)[0])
         return str(write_project(self.design).path)
 
     def compile(self) -> None:
         """Write the project and build its C-simulation library (cached by content hash) from exactly
-        the files written. Safe to call from several threads: they compile one at a time."""
+        the files written; on the Verilog backend, the Verilator co-simulation of the RTL written.
+        Safe to call from several threads: they compile one at a time."""
         with self._compile_lock:
+            if self.backend.writes_rtl:
+                project = write_rtl_project(self.design)[1]
+                input_types = [self.graph.producer(name).types['result'] for name in self.graph.inputs]
+                self._simulation = RTLSimulation.build(project, input_types)
+                return
             self._simulation = Simulation.build(write_project(self.design).csim)
 
-    def _ensure_compiled(self) -> Simulation:
+    def _ensure_compiled(self) -> Simulation | RTLSimulation:
         with self._compile_lock:
             if self._simulation is None:
                 self.compile()
             assert self._simulation is not None
             return self._simulation
 
-    def compiled_simulation(self, purpose: str) -> Simulation:
+    def compiled_simulation(self, purpose: str) -> Simulation | RTLSimulation:
         """The C-simulation compile() built; refuses (RuntimeError) a model not compiled yet, or whose
         weights changed since (update_weights)."""
         with self._compile_lock:
@@ -205,6 +217,8 @@ class ModelGraph:
     def estimate(self, part: str | None = None) -> Estimate:
         """Analytic latency and resource estimate (hls4ml.estimate.Estimate): no vendor tool needed.
         `part` overrides the configured part (it chooses the device facts and the utilisation)."""
+        if self.backend.writes_rtl:
+            return estimate_rtl(self.design, part)
         return estimate_model(self.design, part)
 
     def build(self, **kwargs: Any) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hls4ml.backends.base import Backend
 from hls4ml.backends.catapult.backend import CatapultBackend
 from hls4ml.backends.oneapi.backend import OneAPIBackend
+from hls4ml.backends.verilog.backend import VerilogBackend
 from hls4ml.backends.vitis.backend import VitisBackend
 
 PLANNED = ('quartus', 'vivadoaccelerator', 'libero', 'symbolicexpression')
@@ -13,6 +14,7 @@ _BACKENDS = {
     'vivado': VitisBackend('Vivado', clock_uncertainty='12.5%'),
     'oneapi': OneAPIBackend('oneAPI', csim_defines=('-DHLS4ML_DIALECT_ONEAPI',)),
     'catapult': CatapultBackend('Catapult', csim_defines=('-DHLS4ML_DIALECT_AC', '-DHLS4ML_STREAM_AC_CHANNEL')),
+    'verilog': VerilogBackend('Verilog'),
 }
 
 

@@ -54,6 +54,7 @@ class Backend:
     unsupported_io: tuple[tuple[str, str], ...] = ()  # (io_type, why): gaps, shown in docs/layers.md
     unsupported_kinds: tuple[tuple[str, str], ...] = ()  # (IR kind, why): gaps, shown in docs/layers.md
     partial_io: tuple[tuple[str, str], ...] = ()  # (io_type, what is missing): generated, C-simulated, not complete
+    writes_rtl: bool = False  # True: the project is Verilog and compile() builds it with Verilator (docs/verilog.md)
 
     def check_io_type(self, io_type: str) -> None:
         if io_type not in IO_TYPES:
@@ -91,6 +92,9 @@ class Backend:
             'WriteTar': write_tar,
             'TBOutputStream': tb_output_stream,
         }
+
+    def check_design(self, design: Design) -> None:
+        """Refuse (ValueError) at conversion what this backend cannot build beyond `unsupported_kinds`."""
 
     def create_initial_config(self, **kwargs: Any) -> tuple[dict[str, Any], set[str]]:
         """The backend's top-level config keys (hls4ml 1.x names) and the unknown keyword names."""

@@ -1,0 +1,1 @@
+"""The Verilog backend: fully unrolled models as pipelined RTL, Verilator co-simulation, Yosys resources."""

@@ -1,0 +1,244 @@
+"""Verilator co-simulation: the written RTL compiled into a shared library, batch predict through ctypes.
+
+    simulation = RTLSimulation.build(project)      # cached by the content hash of every file
+    y = simulation.predict(x)                      # the RTL's outputs, cycle by cycle, for the whole batch
+    simulation.latency_cycles(x)                   # the pipeline depth, measured on the Verilated model
+
+The library is built in a private folder: Verilator turns the wrapper and its modules into C++ (`--cc
+--build`), g++ links it with da4ml's binder and our latency probe. The Verilator runtime
+(verilated.cpp) is compiled once per Verilator version and kept in the cache. ROM files are kept beside
+the library and the RTL names them by absolute path, so a run does not depend on the working folder.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hls4ml.backends.verilog.project import RTLProject
+from hls4ml.model.fixed import quantize
+from hls4ml.model.types import PrecisionType
+
+TIMEOUT = 1800.0  # seconds per tool run; HLS4ML_COMPILE_TIMEOUT overrides
+RUNTIME_SOURCES = ('verilated.cpp', 'verilated_threads.cpp')
+
+
+class RTLToolError(RuntimeError):
+    """Verilator, Yosys or g++ is missing or failed; the message names the tool and what to do."""
+
+
+def find_tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise RTLToolError(f"'{name}' was not found on PATH: install it (Debian/Ubuntu: apt-get install {package})")
+    return path
+
+
+def run_tool(command: list[str], cwd: Path, what: str) -> str:
+    timeout = float(os.environ.get('HLS4ML_COMPILE_TIMEOUT') or TIMEOUT)
+    try:
+        result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False, timeout=timeout)
+    except subprocess.TimeoutExpired as expired:
+        raise RTLToolError(f'{what} did not finish within {timeout:g} s (HLS4ML_COMPILE_TIMEOUT)') from expired
+    if result.returncode != 0:
+        lines = (result.stderr or result.stdout).splitlines()
+        errors = [line for line in lines if 'rror' in line] or lines[-20:]
+        raise RTLToolError(f'{what} failed:\n' + '\n'.join(errors[:20]) + f'\n(command: {" ".join(command)})')
+    return result.stdout
+
+
+def cache_root() -> Path:
+    root = Path(os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml') / 'rtl'
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` (created), for one builder of a cache entry at a time."""
+    with open(path, 'a') as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def verilator_root(verilator: str) -> Path:
+    """Where Verilator's runtime sources are (`verilator --getenv VERILATOR_ROOT`)."""
+    command = [verilator, '--getenv', 'VERILATOR_ROOT']
+    root = subprocess.run(command, capture_output=True, text=True, check=False).stdout.strip()
+    if not root or not (Path(root) / 'include' / 'verilated.cpp').is_file():
+        raise RTLToolError(f"could not find Verilator's runtime sources (`{' '.join(command)}` gave {root!r})")
+    return Path(root)
+
+
+def _digest(project: RTLProject, version: str) -> str:
+    digest = hashlib.sha256(version.encode())
+    for path in sorted(project.files):
+        content = project.files[path].encode()
+        digest.update(f'\0{path}\0{len(content)}\0'.encode() + content)
+    return digest.hexdigest()[:32]
+
+
+def _runtime(root: Path, version_key: str, cache: Path) -> list[Path]:
+    """The Verilator runtime objects, compiled once per Verilator version."""
+    folder = cache / f'runtime-{version_key}'
+    objects = [folder / (Path(source).stem + '.o') for source in RUNTIME_SOURCES]
+    folder.mkdir(exist_ok=True)
+    with locked(folder / '.lock'):
+        for source, target in zip(RUNTIME_SOURCES, objects, strict=True):
+            if not target.exists():
+                includes = [f'-I{root / "include"}', f'-I{root / "include" / "vltstd"}']
+                staged = folder / f'.{target.name}.{os.getpid()}'
+                command = ['g++', '-std=c++17', '-fPIC', '-O', *includes, '-c', str(root / 'include' / source)]
+                run_tool([*command, '-o', str(staged)], folder, 'g++ (Verilator runtime)')
+                os.replace(staged, target)
+    return objects
+
+
+def compile_rtl(project: RTLProject) -> tuple[Path, bool]:
+    """The shared library of `project` (path, whether it came from the cache)."""
+    verilator = find_tool('verilator', 'verilator')
+    find_tool('g++', 'g++')
+    version = subprocess.run([verilator, '--version'], capture_output=True, text=True, check=False).stdout.strip()
+    cache = cache_root()
+    entry = cache / f'{project.name}-{_digest(project, version)}'
+    library = entry / f'lib{project.name}.so'
+    with locked(cache / f'{entry.name}.lock'):
+        if library.exists():
+            return library, True
+        root = verilator_root(verilator)
+        runtime = _runtime(root, hashlib.sha256(version.encode()).hexdigest()[:12], cache)
+        with tempfile.TemporaryDirectory(dir=cache) as work:
+            _build(project, Path(work), entry, verilator, root, runtime)
+    return library, False
+
+
+def _build(project: RTLProject, work: Path, entry: Path, verilator: str, root: Path, runtime: list[Path]) -> None:
+    staging = work / 'entry'
+    (staging / 'memfiles').mkdir(parents=True)
+    for path, content in project.files.items():
+        if path.startswith('src/memfiles/'):
+            (staging / 'memfiles' / Path(path).name).write_text(content)
+    memfiles = entry / 'memfiles'
+    for path, content in project.files.items():
+        target = work / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.startswith('src/') and path.endswith('.v'):
+            content = re.sub(r'"(table_[0-9a-f-]+\.mem)"', lambda match: f'"{memfiles / match.group(1)}"', content)
+        target.write_text(content)
+    name, jobs = project.name, str(min(os.cpu_count() or 1, 4))
+    flags = '-std=c++17 -fPIC -O'
+    command = [verilator, '--cc', '-j', jobs, '--build', '-Wno-fatal', '-Wno-lint', '-Wno-style']
+    command += [
+        f'../src/{name}_wrapper.v',
+        '--prefix',
+        f'V{name}_wrapper',
+        '-CFLAGS',
+        flags,
+        '-I../src',
+        '-I../src/static',
+    ]
+    run_tool(command, work / 'sim', 'verilator')
+    includes = ['-Iobj_dir', f'-I{root / "include"}', f'-I{root / "include" / "vltstd"}']
+    sources = [f'{name}_wrapper_binder.cc', f'{name}_latency_probe.cc', f'obj_dir/V{name}_wrapper__ALL.a']
+    output = staging / f'lib{name}.so'
+    link = ['g++', *flags.split(), '-shared', '-pthread', '-fopenmp', *includes, *sources, *map(str, runtime)]
+    run_tool([*link, '-o', str(output)], work / 'sim', 'g++ (Verilated model)')
+    if entry.exists():
+        shutil.rmtree(entry)
+    os.replace(staging, entry)
+
+
+class RTLSimulation:
+    """A compiled RTL model: predict() on whole batches, the latency measured in cycles."""
+
+    def __init__(self, project: RTLProject, library: Path, from_cache: bool, input_types: list[PrecisionType]):
+        self.project, self.library_path, self.from_cache = project, library, from_cache
+        self.input_types = input_types
+        self._library = ctypes.CDLL(str(library), mode=ctypes.RTLD_LOCAL)
+        pointer = ctypes.POINTER(ctypes.c_int32)
+        self._inference = self._library.inference
+        self._inference.argtypes = [pointer, pointer, ctypes.c_size_t, ctypes.c_size_t]
+        self._latency = getattr(self._library, f'{project.name}_measure_latency')
+        self._latency.argtypes = [pointer, pointer, ctypes.c_long]
+        self._latency.restype = ctypes.c_long
+
+    @classmethod
+    def build(cls, project: RTLProject, input_types: list[PrecisionType]) -> RTLSimulation:
+        library, from_cache = compile_rtl(project)
+        return cls(project, library, from_cache, input_types)
+
+    def raw_inputs(self, x: Any) -> tuple[np.ndarray, bool, np.dtype]:
+        """Inputs written into their types (their modes, as the C-simulation's bridge does), as the
+        integers of the uniform input port: (n_samples, n_inputs) int32; whether one unbatched sample."""
+        arrays = list(x) if isinstance(x, (list, tuple)) and len(self.input_types) > 1 else [x]
+        if len(arrays) != len(self.input_types):
+            raise ValueError(f'the model has {len(self.input_types)} inputs; predict() got {len(arrays)} arrays')
+        columns, single = [], False
+        dtype = np.dtype(np.float32) if all(np.asarray(a).dtype == np.float32 for a in arrays) else np.dtype(np.float64)
+        for array, size, precision in zip(arrays, self.project.input_sizes, self.input_types, strict=True):
+            values = np.asarray(array, dtype=np.float64)
+            single |= values.ndim == 1 and values.size == size
+            values = values.reshape(-1, size)
+            columns.append(quantize(values, precision, 'ap').to_double())
+        samples = {column.shape[0] for column in columns}
+        if len(samples) != 1:
+            raise ValueError(f'inputs have different numbers of samples: {sorted(samples)}')
+        scaled = np.concatenate(columns, axis=1) * 2.0**self.project.inputs.fraction
+        return np.ascontiguousarray(scaled.astype(np.int64).astype(np.int32)), single, dtype
+
+    def predict(self, x: Any) -> Any:
+        raw, single, dtype = self.raw_inputs(x)
+        samples = raw.shape[0]
+        output = np.zeros((samples, self.project.outputs.count), dtype=np.int32)
+        pointer = ctypes.POINTER(ctypes.c_int32)
+        self._inference(raw.ctypes.data_as(pointer), output.ctypes.data_as(pointer), samples, 0)
+        values = self._decode(output)
+        parts = np.split(values, np.cumsum(self.project.output_sizes)[:-1], axis=1)
+        shaped = [part[0] if single else part for part in parts]
+        shaped = [part.astype(dtype) for part in shaped]
+        return shaped[0] if len(shaped) == 1 else shaped
+
+    def _decode(self, output: np.ndarray) -> np.ndarray:
+        """The port integers (sign-extended to the uniform width) as values."""
+        port = self.project.outputs
+        modulus = 1 << port.width
+        unsigned = output.astype(np.int64) & (modulus - 1)
+        signed = np.where(unsigned >= modulus >> 1, unsigned - modulus, unsigned) if port.signed else unsigned
+        return signed.astype(np.float64) * 2.0**-port.fraction
+
+    def latency_cycles(self, x: Any) -> int:
+        """Clock edges from an input to its output, measured on the Verilated model with two samples of
+        `x` whose outputs differ; RuntimeError when no two samples of `x` give different outputs."""
+        raw, _, _ = self.raw_inputs(x)
+        pointer = ctypes.POINTER(ctypes.c_int32)
+        first = np.ascontiguousarray(raw[0])
+        limit = 4 * self.project.stages + 8
+        for other in raw[1:]:
+            second = np.ascontiguousarray(other)
+            cycles = self._latency(first.ctypes.data_as(pointer), second.ctypes.data_as(pointer), limit)
+            if cycles >= 0:
+                return int(cycles)
+        raise RuntimeError('latency_cycles needs two inputs whose outputs differ; give more varied samples')
+
+    def trace(self, x: Any) -> tuple[Any, dict[str, np.ndarray]]:
+        """Not available: the RTL has ports for the model's outputs only. The C-simulation of the same
+        model (backend='Vitis') traces every layer, bit-exact with this RTL."""
+        raise NotImplementedError(
+            "trace() is not available on the Verilog backend: the RTL exposes the model's outputs only; convert "
+            "the same model with backend='Vitis' and trace its C-simulation (bit-exact with the RTL)"
+        )
