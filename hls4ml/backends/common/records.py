@@ -33,6 +33,32 @@ class ConstArray:
         return len(self.values)
 
 
+@dataclass(frozen=True)
+class Operand:
+    """A value the adder-graph template reads: `data[index]` (source 'data', an input) or `v<index>`,
+    negated or not, times the power-of-two constant `constant` when it names one."""
+
+    source: str
+    index: int
+    negative: bool
+    constant: str | None
+
+
+@dataclass
+class AdderGraphCode:
+    """A layer's adder graph (Strategy 'distributed_arithmetic') as `adder_graph.j2` prints it: the
+    static function `adder_graph(data, acc)` of its config struct, adding each output's exact sum of
+    products into acc. `constants`: (name, C++ type, literal) of the powers of two the shifts multiply
+    by; `adders`: (C++ type, index, left, right); `outputs`: (output index, operand)."""
+
+    data_type: str
+    n_in: int
+    n_out: int
+    constants: list[tuple[str, str, str]]
+    adders: list[tuple[str, int, Operand, Operand]]
+    outputs: list[tuple[int, Operand]]
+
+
 @dataclass
 class LayerImpl:
     name: str
@@ -46,6 +72,7 @@ class LayerImpl:
     template_args: list[str] = field(default_factory=list)
     arguments: list[str] = field(default_factory=list)  # C arguments (inputs and outputs first)
     arrays: list[ConstArray] = field(default_factory=list)
+    adder_graph: AdderGraphCode | None = None  # Strategy 'distributed_arithmetic' (distributed.py)
 
 
 def format_values(

@@ -164,6 +164,46 @@ inline void conv_pixel(const data_T *data, const typename CONFIG_T::weight_t *we
     }
 }
 
+// The products of one output pixel added into acc: conv_pixel, or for distributed arithmetic the
+// config's generated adder_graph (nnet_dense.h) applied to the pixel's window [kh][kw][c], padded taps
+// as exact zeros (which add nothing, as conv_pixel's skipped taps). A specialisation, because only a
+// distributed-arithmetic config has an adder_graph.
+template <class data_T, class CONFIG_T, bool Distributed = CONFIG_T::strategy == distributed_arithmetic>
+struct conv_products {
+    static void add(const data_T *data, const typename CONFIG_T::weight_t *weights,
+                    typename CONFIG_T::accum_t acc[CONFIG_T::n_filt], unsigned pixel) {
+        NNET_INLINE
+        conv_pixel<data_T, CONFIG_T>(data, weights, acc, pixel);
+    }
+};
+
+template <class data_T, class CONFIG_T> struct conv_products<data_T, CONFIG_T, true> {
+    static const unsigned window_size = CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_chan;
+    static void add(const data_T *data, const typename CONFIG_T::weight_t *,
+                    typename CONFIG_T::accum_t acc[CONFIG_T::n_filt], unsigned pixel) {
+        NNET_INLINE
+        const unsigned row0 = (pixel / CONFIG_T::out_width) * CONFIG_T::stride_height;
+        const unsigned col0 = (pixel % CONFIG_T::out_width) * CONFIG_T::stride_width;
+        data_T window[window_size];
+        NNET_ARRAY_PARTITION_COMPLETE(window)
+        NNET_UNROLL
+        for (unsigned kh = 0; kh < CONFIG_T::filt_height; kh++) {
+            NNET_UNROLL
+            for (unsigned kw = 0; kw < CONFIG_T::filt_width; kw++) {
+                const bool inside = on_input(row0 + kh, CONFIG_T::pad_top, CONFIG_T::in_height) &&
+                                    on_input(col0 + kw, CONFIG_T::pad_left, CONFIG_T::in_width);
+                const unsigned ih = row0 + kh - CONFIG_T::pad_top, iw = col0 + kw - CONFIG_T::pad_left;
+                NNET_UNROLL
+                for (unsigned c = 0; c < CONFIG_T::n_chan; c++) {
+                    const unsigned tap = (kh * CONFIG_T::filt_width + kw) * CONFIG_T::n_chan + c;
+                    window[tap] = inside ? data[(ih * CONFIG_T::in_width + iw) * CONFIG_T::n_chan + c] : data_T(0);
+                }
+            }
+        }
+        CONFIG_T::adder_graph(window, acc);
+    }
+};
+
 // One weight k of one output pixel: the same += as conv_pixel performs for that weight.
 template <class data_T, class CONFIG_T>
 inline void conv_tap(const data_T *data, const typename CONFIG_T::weight_t *weights,
@@ -198,7 +238,7 @@ void conv_latency(const data_T data[conv_sizes<CONFIG_T>::n_in], res_T res[conv_
             typename CONFIG_T::accum_t acc[CONFIG_T::n_filt];
             NNET_ARRAY_PARTITION_COMPLETE(acc)
             conv_start<CONFIG_T>(biases, acc);
-            conv_pixel<data_T, CONFIG_T>(data, weights, acc, pixel);
+            conv_products<data_T, CONFIG_T>::add(data, weights, acc, pixel);
             conv_finish<res_T, CONFIG_T>(acc, res + pixel * CONFIG_T::n_filt);
         }
     }
