@@ -33,10 +33,9 @@ def layer_matrix(layer: Layer, family: str) -> tuple[np.ndarray, int]:
     depthwise one expanded with zeros to the whole window."""
     precision = layer.types['weight']
     assert isinstance(precision, FixedPrecisionType)
-    raw = np.asarray(quantize(layer.weights['weight'], precision, family).raw, dtype=object)
-    raw = raw.reshape(np.shape(layer.weights['weight']))
+    raw = np.asarray(quantize(layer.weights['weight'], precision, family).raw, dtype=object).ravel()
     if layer.kind == Kind.DENSE:
-        return raw, precision.fractional
+        return raw.reshape(-1, layer.attributes['n_out']), precision.fractional
     if layer.kind in DEPTHWISE_CONVOLUTIONS:
         channels = layer.attributes['n_chan']  # the weights: [kh][kw][c] or [kh][kw][c][m]
         multiplier = layer.attributes['n_filt'] // channels
@@ -46,7 +45,7 @@ def layer_matrix(layer: Layer, family: str) -> tuple[np.ndarray, int]:
         for channel in range(channels):
             full[:, channel, channel * multiplier : (channel + 1) * multiplier] = taps[:, channel, :]
         return full.reshape(positions * channels, channels * multiplier), precision.fractional
-    return raw.reshape(-1, raw.shape[-1]), precision.fractional
+    return raw.reshape(-1, layer.attributes['n_filt']), precision.fractional
 
 
 def trailing_zeros(value: int) -> int:
@@ -67,8 +66,10 @@ def check_accumulator(graph: Graph, layer: Layer, family: str) -> None:
     if accum.fractional < needed:
         raise ValueError(
             f"{layer.describe()}: Strategy 'distributed_arithmetic' needs accum_t ({accum}) to hold every "
-            f'product exactly, with at least {needed} fractional bits; it has {accum.fractional}. Widen the '
-            "accum precision (the 'auto' accum is exact) or use Strategy 'Latency'"
+            f'product exactly, with at least {needed} fractional bits; it has {accum.fractional} (Latency rounds '
+            "every product into it, the adder graph sums them exactly). Set its accum precision to 'auto' "
+            f"(hls_config['LayerName'][{layer.name!r}]['Precision']['accum'], or Model Precision "
+            "{'default': ..., 'accum': 'auto'}: exact) or a wider one, or use Strategy 'Latency'"
         )
     if accum.saturation_mode is SaturationMode.WRAP and accum.saturation_bits == 0:
         return  # modular sums: the order of the additions does not matter

@@ -1,10 +1,12 @@
 """Strategy 'distributed_arithmetic': the adder graphs in the firmware give, bit for bit, what the Latency
 strategy of the same config gives in C-simulation, on Vitis, oneAPI and Catapult; Dense, Conv1D, Conv2D
 and DepthwiseConv2D, io_parallel and io_stream; weights with zeros and powers of two; the 'auto' accum,
-a narrow wrapping accum (the sums overflow and wrap), and a narrow input type."""
+a narrow wrapping accum (the sums overflow and wrap), and a narrow input type. The C-simulation runs the
+graph's raw-integer form; HLS4ML_DA_TYPED compiles the typed form the HLS tool synthesizes instead."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
@@ -104,10 +106,15 @@ def assert_da_equals_latency(model: keras.Model, precision: str, types: dict, ba
     assert np.unique(predicted).size > 20  # the outputs vary: the comparison is not hollow
 
 
-@pytest.mark.parametrize('precision', sorted(PRECISIONS))
+# Vitis with both accumulators; the ac family (oneAPI, Catapult) with the wrapping one, where the families differ
+COMBINATIONS = [('Vitis', precision) for precision in sorted(PRECISIONS)] + [
+    (backend, 'narrow_wrapping_accum') for backend in ('oneAPI', 'Catapult')
+]
+
+
 @pytest.mark.parametrize('case', sorted(MODELS))
-@pytest.mark.parametrize('backend', BACKENDS)
-def test_distributed_arithmetic_equals_latency(backend: str, case: str, precision: str, tmp_path) -> None:
+@pytest.mark.parametrize(('backend', 'precision'), COMBINATIONS)
+def test_distributed_arithmetic_equals_latency(backend: str, precision: str, case: str, tmp_path) -> None:
     default, types = PRECISIONS[precision]
     assert_da_equals_latency(MODELS[case](), default, types, backend, 'io_parallel', tmp_path)
 
@@ -116,3 +123,32 @@ def test_distributed_arithmetic_equals_latency(backend: str, case: str, precisio
 def test_distributed_arithmetic_equals_latency_io_stream(case: str, tmp_path) -> None:
     model = dense_model() if case == 'dense' else conv2d_valid_model()
     assert_da_equals_latency(model, 'ap_fixed<16,6>', {}, 'Vitis', 'io_stream', tmp_path)
+
+
+@pytest.mark.parametrize(('backend', 'case'), [(backend, 'dense') for backend in BACKENDS] + [('Vitis', 'conv2d')])
+def test_the_typed_form_the_hls_tool_reads_equals_latency(backend: str, case: str, monkeypatch, tmp_path) -> None:
+    """The fixed-point form of the graph (what synthesis compiles), built into the C-simulation."""
+    key = backend.lower()
+    original = hls4ml.backends._BACKENDS[key]
+    typed = dataclasses.replace(original, csim_defines=(*original.csim_defines, '-DHLS4ML_DA_TYPED'))
+    monkeypatch.setitem(hls4ml.backends._BACKENDS, key, typed)
+    default, types = PRECISIONS['narrow_wrapping_accum']
+    assert_da_equals_latency(MODELS[case](), default, types, backend, 'io_parallel', tmp_path)
+
+
+def test_the_jet_tagging_mlp_is_bit_exact_with_latency(tmp_path) -> None:
+    """16-64-32-32-5 (ReLU, softmax) at ap_fixed<16,6> with exact accumulators, 20,000 inputs (Vitis)."""
+    keras.utils.set_random_seed(1234)
+    stack = [L.Dense(units, activation='relu', name=f'fc{i}') for i, units in enumerate((64, 32, 32), 1)]
+    model = keras.Sequential([keras.Input((16,)), *stack, L.Dense(5, activation='softmax', name='output')])
+    x = np.random.default_rng(0).normal(0, 1, (20000, 16)).astype(np.float32)
+    predictions = {}
+    for strategy in ('Latency', 'distributed_arithmetic'):
+        config = hls4ml.utils.config_from_keras_model(model, granularity='model', default_precision='ap_fixed<16,6>')
+        config['Model'].update(Strategy=strategy, Precision={'default': 'ap_fixed<16,6>', 'accum': 'auto'})
+        hls_model = hls4ml.converters.convert_from_keras_model(
+            model, hls_config=config, output_dir=str(tmp_path / strategy), backend='Vitis'
+        )
+        predictions[strategy] = hls_model.predict(x)
+    np.testing.assert_array_equal(predictions['distributed_arithmetic'], predictions['Latency'])
+    assert np.unique(predictions['Latency'].argmax(axis=1)).size >= 3
