@@ -69,7 +69,8 @@ def check_accumulator(graph: Graph, layer: Layer, family: str) -> None:
             f'product exactly, with at least {needed} fractional bits; it has {accum.fractional} (Latency rounds '
             "every product into it, the adder graph sums them exactly). Set its accum precision to 'auto' "
             f"(hls_config['LayerName'][{layer.name!r}]['Precision']['accum'], or Model Precision "
-            "{'default': ..., 'accum': 'auto'}: exact) or a wider one, or use Strategy 'Latency'"
+            "{'default': ..., 'accum': 'auto'}: exact unless Precision 'maximum' caps it) or a wider one, or use "
+            "Strategy 'Latency'"
         )
     if accum.saturation_mode is SaturationMode.WRAP and accum.saturation_bits == 0:
         return  # modular sums: the order of the additions does not matter

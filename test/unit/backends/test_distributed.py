@@ -109,3 +109,9 @@ def test_the_missing_solver_is_named_with_the_install_command(monkeypatch) -> No
     with pytest.raises(ImportError, match=r"pip install 'hls4ml\[da\]'"):
         solve_layer(model.graph, model.graph.layers['fc'], 'ap')
     distributed._solve.cache_clear()
+
+
+def test_nan_weights_never_reach_the_solver() -> None:
+    """Refused by the graph verifier, naming the layer, before any pass of the strategy runs."""
+    with pytest.raises(Exception, match=r"'fc'.*NaN or infinite"):
+        da_dense(np.array([[1.0, np.nan], [2.0, 3.0]]))
