@@ -59,7 +59,7 @@ class AdderGraph:
     adders: tuple[Adder, ...]
     outputs: tuple[Term | None, ...]
     weight_fractional: int
-    solver_cost: float  # da4ml's own cost figure of the solution (about the adders' bits)
+    solver_cost: float  # da4ml's own cost figure of the solution (its adder count at the default settings)
 
     @property
     def adder_bits(self) -> int:
