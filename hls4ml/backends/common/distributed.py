@@ -22,10 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls4ml.model.ir import Graph, Layer
-from hls4ml.model.passes.check_distributed import check_accumulator, layer_matrix, trailing_zeros
+from hls4ml.model.passes.check_distributed import INSTALL_HINT, check_accumulator, layer_matrix, trailing_zeros
 from hls4ml.model.types import FixedPrecisionType
 
-INSTALL_HINT = "Strategy 'distributed_arithmetic' needs the da4ml package: pip install 'hls4ml[da]'"
 FLOAT32_EXACT_BITS = 24  # the solver takes the weights as float32: integers up to 2**24 are exact
 
 

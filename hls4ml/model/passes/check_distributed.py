@@ -8,6 +8,8 @@ agree in any order) or no partial sum can leave its range. Any other accum_t is 
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 
 from hls4ml.model.config import DISTRIBUTED
@@ -17,14 +19,18 @@ from hls4ml.model.kinds import DEPTHWISE_CONVOLUTIONS, Kind
 from hls4ml.model.passes import PassContext
 from hls4ml.model.types import FixedPrecisionType, SaturationMode
 
+INSTALL_HINT = "Strategy 'distributed_arithmetic' needs the da4ml package: pip install 'hls4ml[da]'"
+
 
 def check_distributed(graph: Graph, context: PassContext) -> None:
     """Requires: resolved types (after infer_precision). After: every distributed-arithmetic layer has an
     accum_t with which its adder graph computes Latency's bits (checked in the 'ap' family's weights; the
-    lowering checks again in the backend's own)."""
-    for layer in graph.layers.values():
-        if layer.attributes.get('strategy') == DISTRIBUTED:
-            check_accumulator(graph, layer, 'ap')
+    lowering checks again in the backend's own), and the solver is installed (else an ImportError)."""
+    layers = [layer for layer in graph.layers.values() if layer.attributes.get('strategy') == DISTRIBUTED]
+    if layers and importlib.util.find_spec('da4ml') is None:
+        raise ImportError(f'{INSTALL_HINT} ({", ".join(layer.describe() for layer in layers)})')
+    for layer in layers:
+        check_accumulator(graph, layer, 'ap')
 
 
 def layer_matrix(layer: Layer, family: str) -> tuple[np.ndarray, int]:

@@ -5,6 +5,7 @@ cost nothing, and accum types with which the graph could differ from Latency are
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import warnings
 
@@ -100,6 +101,12 @@ def test_a_saturating_accumulator_that_cannot_overflow_is_accepted() -> None:
 
 def test_a_narrow_wrapping_accumulator_is_accepted() -> None:
     da_dense(np.array([[1024, -1024], [1024, 512]]), accum='fixed<22,2>')
+
+
+def test_conversion_names_the_missing_solver_with_the_install_command(monkeypatch) -> None:
+    monkeypatch.setattr(importlib.util, 'find_spec', lambda name, *args: None if name == 'da4ml' else True)
+    with pytest.raises(ImportError, match=r"pip install 'hls4ml\[da\]' \(layer 'fc'"):
+        da_dense(np.array([[3, 1], [1, 2]]))
 
 
 def test_the_missing_solver_is_named_with_the_install_command(monkeypatch) -> None:
