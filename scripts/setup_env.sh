@@ -6,7 +6,7 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
   .venv/bin/pip install -q --upgrade pip
 fi
-.venv/bin/pip install -q -e '.[test,keras,torch,onnx,plot,hgq,explore,rtl]'
+.venv/bin/pip install -q -e '.[test,keras,torch,onnx,plot,hgq,explore,rtl,da]'
 # Brevitas (quantization-aware training exported to QONNX) for one end-to-end test. --no-deps: its
 # requirements are met by the packages above, and pip must never be asked to pick a torch of its own.
 .venv/bin/pip install -q --no-deps brevitas==0.13.4 dependencies==2.0.1 onnxoptimizer==0.4.2

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hls4ml.backends.common.distributed import AdderGraph
 from hls4ml.estimate.context import LOOP_OVERHEAD_CYCLES, LayerModel, RuleContext, pipelined, stream_schedule
+from hls4ml.estimate.distributed import distributed_graph, distributed_matrix
 from hls4ml.estimate.mapping import in_block_ram
 from hls4ml.estimate.primitives import Cost, Memory, Multiplier, Range, constant_multipliers, raw_values, tree_levels
 from hls4ml.estimate.rules import estimator_rule
@@ -43,6 +45,7 @@ class Matrix:
     copies: int = 1
     groups: int = 1
     biases: list[int] | None = None  # raw biases (None: every output has one)
+    adder_graph: AdderGraph | None = None  # Strategy 'distributed_arithmetic' (estimate/distributed.py)
 
     @property
     def n_weights(self) -> int:
@@ -78,6 +81,8 @@ def mux_luts(inputs: int) -> int:
 
 def latency_matrix(matrix: Matrix, ctx: RuleContext, notes: list[str]) -> tuple[Cost, Range]:
     """Cost and pipeline depth of the Latency strategy (all products of one pass unrolled)."""
+    if matrix.adder_graph is not None:  # distributed arithmetic: the adder graph instead of multipliers
+        return distributed_matrix(matrix, ctx, notes)
     cost = Cost()
     rf, copies = matrix.reuse_factor, matrix.copies
     terms = matrix.terms_per_output()
@@ -161,6 +166,7 @@ def _matrix(layer: Layer, ctx: RuleContext, rows: int, cols: int, copies: int = 
         copies,
         groups,
         raw_values(layer.weights['bias'], layer.types.get('bias')) if 'bias' in layer.weights else [0],
+        distributed_graph(layer, ctx),
     )
 
 

@@ -15,11 +15,13 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from hls4ml.model.kinds import IMPLEMENTATIONS, LAYER_KINDS, KindRecord
+from hls4ml.model.kinds import DISTRIBUTED_KINDS, IMPLEMENTATIONS, LAYER_KINDS, KindRecord
 from hls4ml.model.pass_context import DEFAULT_MAXIMUM_PRECISION
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, UnspecifiedPrecisionType, parse_precision
 
 STRATEGIES = ('latency', 'resource')
+# Dense and the convolutions only (DISTRIBUTED_KINDS), fully unrolled: docs/distributed-arithmetic.md
+DISTRIBUTED = 'distributed_arithmetic'
 MODEL_KEYS = {
     'Precision',
     'ReuseFactor',
@@ -170,6 +172,7 @@ class HLSConfig:
         }
         for entry, where in reversed(levels):
             self._apply_scalars(settings, entry, where, kind)
+        _check_distributed(name, kind_name, settings)
         _warn_exact_overrides(name, kind, settings.precisions)
         _warn_unreached_exact_types(name, kind, settings.precisions, levels)
         return settings
@@ -205,10 +208,15 @@ class HLSConfig:
             settings.reuse_factor = _reuse_factor(entry['ReuseFactor'], f"{where}['ReuseFactor']")
         if 'Strategy' in entry and 'strategy' in kind.settings:
             settings.strategy = _strategy(entry['Strategy'], f"{where}['Strategy']")
+            if settings.strategy == DISTRIBUTED and kind.name not in DISTRIBUTED_KINDS:
+                raise ValueError(
+                    f"{where}['Strategy']: 'distributed_arithmetic' is implemented for Dense and the convolutions, "
+                    f'not for {kind.name}; use Latency or Resource there'
+                )
         elif 'Strategy' in entry:  # hls4ml 1.x's tests write 'Stable' under a softmax: checked, then ignored as there
             _choice(
                 _text(entry['Strategy'], f"{where}['Strategy']"),
-                (*STRATEGIES, *STRATEGY_ALIASES, *implementations),
+                (*STRATEGIES, *STRATEGY_ALIASES, 'distributed_arithmetic', 'da', *implementations),
                 f"{where}['Strategy']",
             )
         if 'Trace' in entry:
@@ -355,10 +363,25 @@ def _reuse_factor(value: Any, where: str) -> int:
     return value
 
 
+def _check_distributed(name: str, kind_name: str, settings: LayerSettings) -> None:
+    """A Model-level 'distributed_arithmetic' reaches Dense and the convolutions; other kinds run Latency
+    (the same results). Distributed arithmetic is fully unrolled: a ReuseFactor above 1 is refused."""
+    if settings.strategy != DISTRIBUTED:
+        return
+    if kind_name not in DISTRIBUTED_KINDS:
+        settings.strategy = 'latency'
+    elif settings.reuse_factor != 1:
+        raise ValueError(
+            f"layer {name!r} ({kind_name}): Strategy 'distributed_arithmetic' is fully unrolled (one adder graph, "
+            f'as in hls4ml 1.x), so its ReuseFactor must be 1, got {settings.reuse_factor}; use Latency or Resource '
+            'to share multipliers'
+        )
+
+
 def _strategy(value: Any, where: str) -> str:
     lowered = _text(value, where).lower()
     if lowered in ('distributed_arithmetic', 'da'):
-        raise ValueError(f'{where}: strategy {value!r} is not supported yet; use Latency or Resource')
+        return DISTRIBUTED
     if lowered in STRATEGY_ALIASES:
         warnings.warn(
             f'{where}: strategy {value!r} is implemented as {STRATEGY_ALIASES[lowered]!r}: the same C-simulation '

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from hls4ml.model.ir import Graph, format_graph
 from hls4ml.model.passes import PassContext
+from hls4ml.model.passes.check_distributed import check_distributed
 from hls4ml.model.passes.fifo_depths import fifo_depths
 from hls4ml.model.passes.fuse_batchnorm import fuse_batchnorm
 from hls4ml.model.passes.infer_precision import infer_precision
@@ -27,6 +28,7 @@ CONVERT_FLOW: tuple[tuple[str, Pass], ...] = (
     ('skip_softmax', skip_softmax),
     ('infer_precision', infer_precision),
     ('validate_reuse_factor', validate_reuse_factor),
+    ('check_distributed', check_distributed),
     ('prepare_streams', prepare_streams),
     ('fifo_depths', fifo_depths),
 )

@@ -8,8 +8,8 @@ from __future__ import annotations
 from hls4ml.backends import get_available_backends, get_backend
 from hls4ml.backends.base import IO_TYPES
 from hls4ml.converters.keras.handlers import PRODUCES, REMOVED
-from hls4ml.model.config import STRATEGIES
-from hls4ml.model.kinds import LAYER_KINDS
+from hls4ml.model.config import DISTRIBUTED, STRATEGIES
+from hls4ml.model.kinds import DISTRIBUTED_KINDS, LAYER_KINDS
 
 
 def _backends() -> list:
@@ -88,7 +88,8 @@ def layer_table() -> str:
     ]
     for kind in LAYER_KINDS.values():
         types = ', '.join(f'{var} ({default})' for var, default in kind.type_defaults.items())
-        strategies = ', '.join(name.capitalize() for name in STRATEGIES) if 'Strategy' in kind.config_keys else '—'
+        names = [*STRATEGIES, *([DISTRIBUTED] if kind.name in DISTRIBUTED_KINDS else [])]
+        strategies = ', '.join(name.capitalize() for name in names) if 'Strategy' in kind.config_keys else '—'
         lines.append(f'| {kind.name} | {types} | {", ".join(kind.config_keys)} | {strategies} |')
     return '\n'.join(lines) + '\n'
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from hls4ml.backends.common.context import LoweringContext
+from hls4ml.backends.common.lowering_distributed import add_adder_graph
 from hls4ml.backends.common.lowering_som import folded_strategy, lower_som_lookup, lower_som_scores
 from hls4ml.backends.common.records import LayerImpl, const_array
 from hls4ml.backends.common.registry import lowering
@@ -44,6 +45,7 @@ def lower_dense(layer: Layer, context: LoweringContext) -> LayerImpl:
     ]
     zeros = impl.arrays[0].zeros
     impl.statics.append(('unsigned', 'n_zeros', str(zeros)))
+    add_adder_graph(impl, layer, context)
     return impl
 
 

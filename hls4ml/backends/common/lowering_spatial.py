@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hls4ml.backends.common.context import LoweringContext
+from hls4ml.backends.common.lowering_distributed import add_adder_graph
 from hls4ml.backends.common.records import LayerImpl
 from hls4ml.backends.common.registry import lowering
 from hls4ml.model.ir import Layer
@@ -67,6 +68,7 @@ def lower_convolution(layer: Layer, context: LoweringContext) -> LayerImpl:
         context.array(impl, layer, 'b', 'bias', 'bias'),
     ]
     impl.statics.append(('unsigned', 'n_zeros', str(impl.arrays[0].zeros)))
+    add_adder_graph(impl, layer, context)
     return impl
 
 

@@ -33,6 +33,62 @@ class ConstArray:
         return len(self.values)
 
 
+@dataclass(frozen=True)
+class Operand:
+    """A value the adder-graph template reads: `data[index]` (source 'data', an input) or `v<index>`,
+    negated or not, times the power-of-two constant `constant` when it names one."""
+
+    source: str
+    index: int
+    negative: bool
+    constant: str | None
+
+
+@dataclass(frozen=True)
+class IntegerOperand:
+    """A raw integer the C-simulation form of an adder graph reads: `x[index]` or `v<index>`, times
+    `factor` (a power of two: a left shift), negated or not."""
+
+    source: str
+    index: int
+    negative: bool
+    factor: int
+
+
+@dataclass
+class IntegerGraphCode:
+    """The C-simulation form of an adder graph: the same additions on raw integers (`long long`, every value
+    and shifted operand checked to fit 62 bits), which g++ compiles far faster than thousands of distinct
+    fixed-point types. `input_scale`: (C++ type, literal) of 2**fractional(input), turning an input into
+    its raw integer (None: integer inputs); `adders`: (index, left, right, divisor: the sum's common power
+    of two, divided out exactly); `outputs`: (output index, negative, source, index, constant name) with
+    `constants` (name, C++ type, literal) the power of two that scales the raw sum back into real units,
+    through `wide_type` (a 64-bit integer-valued fixed type)."""
+
+    input_scale: tuple[str, str] | None
+    inputs: list[int]  # the inputs the graph reads (a zero weight row reads none)
+    wide_type: str
+    constants: list[tuple[str, str, str]]
+    adders: list[tuple[int, IntegerOperand, IntegerOperand, int]]
+    outputs: list[tuple[int, bool, str, int, str]]
+
+
+@dataclass
+class AdderGraphCode:
+    """A layer's adder graph (Strategy 'distributed_arithmetic') as `adder_graph.j2` prints it: the
+    static function `adder_graph(data, acc)` of its config struct, adding each output's exact sum of
+    products into acc. `constants`: (name, C++ type, literal) of the powers of two the shifts multiply
+    by; `adders`: (C++ type, index, left, right); `outputs`: (output index, operand)."""
+
+    data_type: str
+    n_in: int
+    n_out: int
+    constants: list[tuple[str, str, str]]
+    adders: list[tuple[str, int, Operand, Operand]]
+    outputs: list[tuple[int, Operand]]
+    integer: IntegerGraphCode | None = None  # the C-simulation form; None: values too wide, the typed code runs
+
+
 @dataclass
 class LayerImpl:
     name: str
@@ -46,6 +102,7 @@ class LayerImpl:
     template_args: list[str] = field(default_factory=list)
     arguments: list[str] = field(default_factory=list)  # C arguments (inputs and outputs first)
     arrays: list[ConstArray] = field(default_factory=list)
+    adder_graph: AdderGraphCode | None = None  # Strategy 'distributed_arithmetic' (distributed.py)
 
 
 def format_values(

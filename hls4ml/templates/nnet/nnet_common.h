@@ -11,7 +11,8 @@ namespace nnet {
 enum io_type { io_parallel = 0, io_stream = 1 };
 
 // How a layer trades multipliers for cycles (hls4ml 1.x values; resource_unrolled is not provided).
-enum strategy { latency = 0, resource = 1 };
+// distributed_arithmetic: the config struct's adder_graph(data, acc) forms the products (nnet_dense.h).
+enum strategy { latency = 0, resource = 1, distributed_arithmetic = 3 };
 
 // Integer ceiling of a / b, usable in constant expressions.
 constexpr unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }

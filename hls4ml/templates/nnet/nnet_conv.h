@@ -165,6 +165,46 @@ inline void conv_pixel(const data_T *data, const typename CONFIG_T::weight_t *we
     }
 }
 
+// The products of one output pixel added into acc: conv_pixel, or for distributed arithmetic the
+// config's generated adder_graph (nnet_dense.h) applied to the pixel's window [kh][kw][c], padded taps
+// as exact zeros (which add nothing, as conv_pixel's skipped taps). A specialisation, because only a
+// distributed-arithmetic config has an adder_graph.
+template <class data_T, class CONFIG_T, bool Distributed = CONFIG_T::strategy == distributed_arithmetic>
+struct conv_products {
+    static void add(const data_T *data, const typename CONFIG_T::weight_t *weights,
+                    typename CONFIG_T::accum_t acc[CONFIG_T::n_filt], unsigned pixel) {
+        NNET_INLINE
+        conv_pixel<data_T, CONFIG_T>(data, weights, acc, pixel);
+    }
+};
+
+template <class data_T, class CONFIG_T> struct conv_products<data_T, CONFIG_T, true> {
+    static const unsigned window_size = CONFIG_T::filt_height * CONFIG_T::filt_width * CONFIG_T::n_chan;
+    static void add(const data_T *data, const typename CONFIG_T::weight_t *,
+                    typename CONFIG_T::accum_t acc[CONFIG_T::n_filt], unsigned pixel) {
+        NNET_INLINE
+        const unsigned row0 = (pixel / CONFIG_T::out_width) * CONFIG_T::stride_height;
+        const unsigned col0 = (pixel % CONFIG_T::out_width) * CONFIG_T::stride_width;
+        data_T window[window_size];
+        NNET_ARRAY_PARTITION_COMPLETE(window)
+        NNET_UNROLL
+        for (unsigned kh = 0; kh < CONFIG_T::filt_height; kh++) {
+            NNET_UNROLL
+            for (unsigned kw = 0; kw < CONFIG_T::filt_width; kw++) {
+                const bool inside = on_input(row0 + kh, CONFIG_T::pad_top, CONFIG_T::in_height) &&
+                                    on_input(col0 + kw, CONFIG_T::pad_left, CONFIG_T::in_width);
+                const unsigned ih = row0 + kh - CONFIG_T::pad_top, iw = col0 + kw - CONFIG_T::pad_left;
+                NNET_UNROLL
+                for (unsigned c = 0; c < CONFIG_T::n_chan; c++) {
+                    const unsigned tap = (kh * CONFIG_T::filt_width + kw) * CONFIG_T::n_chan + c;
+                    window[tap] = inside ? data[(ih * CONFIG_T::in_width + iw) * CONFIG_T::n_chan + c] : data_T(0);
+                }
+            }
+        }
+        CONFIG_T::adder_graph(window, acc);
+    }
+};
+
 #ifdef NNET_CSIM_FAST
 // C-simulation only (nnet_csim_fast.h): conv_start, conv_pixel and conv_finish of one output pixel on
 // the raw integers, the same taps in the same order, when csim_fast::integer_mac allows it.
@@ -207,7 +247,8 @@ inline void conv_output_pixel(const data_T *data, const typename CONFIG_T::weigh
                               const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt], res_T *res, unsigned pixel) {
     NNET_INLINE
 #ifdef NNET_CSIM_FAST
-    if constexpr (csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, typename CONFIG_T::accum_t>::enabled) {
+    if constexpr (CONFIG_T::strategy != distributed_arithmetic &&
+                  csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, typename CONFIG_T::accum_t>::enabled) {
         conv_pixel_integer<data_T, res_T, CONFIG_T>(data, weights, biases, res, pixel);
         return;
     }
@@ -215,7 +256,7 @@ inline void conv_output_pixel(const data_T *data, const typename CONFIG_T::weigh
     typename CONFIG_T::accum_t acc[CONFIG_T::n_filt];
     NNET_ARRAY_PARTITION_COMPLETE(acc)
     conv_start<CONFIG_T>(biases, acc);
-    conv_pixel<data_T, CONFIG_T>(data, weights, acc, pixel);
+    conv_products<data_T, CONFIG_T>::add(data, weights, acc, pixel);
     conv_finish<res_T, CONFIG_T>(acc, res);
 }
 

@@ -10,12 +10,12 @@
 // Each input pixel is read exactly once: a line buffer keeps the last (window height - 1) rows,
 // a shift register the current window ([kh][kw][c], the layout of a window-sized input). When a
 // pixel completes a window on the stride grid, that window is summed by the io_parallel element
-// operations (conv_start, conv_pixel, conv_finish) applied to a window-sized view of the config, so
+// operations (conv_start, conv_products, conv_finish) applied to a window-sized view of the config, so
 // every output performs the same writes in the same order (bias, then += over kh, kw, c) as the
 // io_parallel kernels: bit for bit the same results, checked by the same numpy references. The
 // pixel loop is pipelined at II = reuse_factor with at most ceil(n_weights / RF) - n_zeros / RF
-// multipliers (one output pixel per II); `strategy` and `parallelization_factor` do not change the
-// streaming schedule.
+// multipliers (one output pixel per II); `parallelization_factor` and the Latency / Resource choice do not
+// change the streaming schedule (distributed arithmetic replaces the multipliers by the adder graph).
 #ifndef NNET_CONV_STREAM_H_
 #define NNET_CONV_STREAM_H_
 
@@ -80,7 +80,7 @@ inline bool stream_window_ready(unsigned ih, unsigned iw) {
 // ---- convolutions ----------------------------------------------------------------------------------
 
 // A 2-D conv config seen through one window: the window is the whole (unpadded) input and there is
-// one output pixel, so conv_pixel(window, ..., pixel 0) is the sum of that output pixel.
+// one output pixel, so conv_products(window, ..., pixel 0) is the sum of that output pixel.
 template <class CONFIG_T> struct conv_window_config : CONFIG_T {
     static const unsigned in_height = CONFIG_T::filt_height;
     static const unsigned in_width = CONFIG_T::filt_width;

@@ -102,8 +102,58 @@ void dense_resource(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out
     dense_finish<res_T, CONFIG_T>(acc, res);
 }
 
+// Distributed arithmetic: no multiplier; the config's generated adder_graph (a network of shifts and
+// additions, exact in every value) adds each output's exact sum of products into acc. Equal to
+// dense_latency whenever the lowering accepted the accum type (backends/common/distributed.py): no
+// product is rounded, and accum_t wraps or no partial sum can overflow it.
+template <class data_T, class res_T, typename CONFIG_T>
+void dense_distributed(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                       const typename CONFIG_T::bias_t biases[CONFIG_T::n_out]) {
+    NNET_PIPELINE(1)
+    typename CONFIG_T::accum_t acc[CONFIG_T::n_out];
+    NNET_ARRAY_PARTITION_COMPLETE(acc)
+    dense_start<CONFIG_T>(biases, acc);
+    CONFIG_T::adder_graph(data, acc);
+    dense_finish<res_T, CONFIG_T>(acc, res);
+}
+
+// Picks the kernel of the config's strategy at compile time: only a distributed-arithmetic config has an
+// adder_graph, so the choice is a specialisation rather than an if.
+template <class data_T, class res_T, typename CONFIG_T,
+          bool Distributed = CONFIG_T::strategy == distributed_arithmetic>
+struct dense_kernel {
+    static void run(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                    const typename CONFIG_T::weight_t weights[CONFIG_T::n_in * CONFIG_T::n_out],
+                    const typename CONFIG_T::bias_t biases[CONFIG_T::n_out]) {
+        NNET_INLINE
+#ifdef __SYNTHESIS__
+        if (CONFIG_T::strategy == resource) {
+            dense_resource<data_T, res_T, CONFIG_T>(data, res, weights, biases);
+            return;
+        }
+#endif
+#ifdef NNET_CSIM_FAST
+        if constexpr (csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t,
+                                             typename CONFIG_T::accum_t>::enabled) {
+            csim_fast::dense_integer<data_T, res_T, CONFIG_T>(data, res, weights, biases);
+            return;
+        }
+#endif
+        dense_latency<data_T, res_T, CONFIG_T>(data, res, weights, biases);
+    }
+};
+
+template <class data_T, class res_T, typename CONFIG_T> struct dense_kernel<data_T, res_T, CONFIG_T, true> {
+    static void run(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
+                    const typename CONFIG_T::weight_t[CONFIG_T::n_in * CONFIG_T::n_out],
+                    const typename CONFIG_T::bias_t biases[CONFIG_T::n_out]) {
+        NNET_INLINE
+        dense_distributed<data_T, res_T, CONFIG_T>(data, res, biases);
+    }
+};
+
 // The call the lowering emits; the strategy is a compile-time constant of the config.
-// C-simulation runs the Latency loop for both strategies: they perform the same writes in the same
+// C-simulation runs the Latency loop for Latency and Resource: they perform the same writes in the same
 // order (dense_resource is tested against it bit for bit for every reuse factor in test/csim/nnet),
 // and the plain loop nest simulates about twice as fast.
 template <class data_T, class res_T, typename CONFIG_T>
@@ -111,19 +161,7 @@ void dense(const data_T data[CONFIG_T::n_in], res_T res[CONFIG_T::n_out],
            const typename CONFIG_T::weight_t weights[CONFIG_T::n_in * CONFIG_T::n_out],
            const typename CONFIG_T::bias_t biases[CONFIG_T::n_out]) {
     NNET_INLINE
-#ifdef __SYNTHESIS__
-    if (CONFIG_T::strategy == resource) {
-        dense_resource<data_T, res_T, CONFIG_T>(data, res, weights, biases);
-        return;
-    }
-#endif
-#ifdef NNET_CSIM_FAST
-    if constexpr (csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, typename CONFIG_T::accum_t>::enabled) {
-        csim_fast::dense_integer<data_T, res_T, CONFIG_T>(data, res, weights, biases);
-        return;
-    }
-#endif
-    dense_latency<data_T, res_T, CONFIG_T>(data, res, weights, biases);
+    dense_kernel<data_T, res_T, CONFIG_T>::run(data, res, weights, biases);
 }
 
 } // namespace nnet

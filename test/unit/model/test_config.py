@@ -199,7 +199,11 @@ def test_unknown_keys_are_refused_naming_key_and_path(hls_config: dict[str, Any]
         ({'LayerName': {'act': {'TableSize': 1000}}}, ["['LayerName']['act']['TableSize']", '1000']),
         ({'LayerName': {'act': {'TableSize': 1}}}, ["['TableSize']", '1']),
         ({'LayerName': {'sm': {'Implementation': 'legacy'}}}, ["['LayerName']['sm']['Implementation']", 'legacy']),
-        ({'Model': {'Strategy': 'distributed_arithmetic'}}, ["['Model']['Strategy']", 'not supported yet']),
+        (
+            {'Model': {'Strategy': 'distributed_arithmetic', 'ReuseFactor': 2}},
+            ["'fc' (Dense)", 'ReuseFactor must be 1'],
+        ),
+        ({'LayerName': {'fc': {'Strategy': 'da', 'ReuseFactor': 4}}}, ["'fc' (Dense)", 'fully unrolled']),
         ({'Model': {'BitExact': True}}, ['BitExact', 'not supported']),
     ],
 )
@@ -208,6 +212,21 @@ def test_bad_values_are_refused(hls_config: dict[str, Any], words: list[str]) ->
         resolve_all(hls_config)
     for word in words:
         assert word in str(caught.value)
+
+
+@pytest.mark.parametrize('spelling', ['distributed_arithmetic', 'DA', 'Distributed_Arithmetic'])
+def test_distributed_arithmetic_reaches_dense_and_convolutions_only(spelling: str) -> None:
+    """hls4ml 1.x's spellings; Model-level DA leaves the kinds it does not implement at Latency."""
+    config = HLSConfig({'Model': {'Strategy': spelling}})
+    assert config.resolve('fc', 'Dense', 'Dense').strategy == 'distributed_arithmetic'
+    assert config.resolve('conv', 'Conv2D', 'Conv2D').strategy == 'distributed_arithmetic'
+    assert config.resolve('rnn', 'LSTM', 'LSTM').strategy == 'latency'
+
+
+def test_distributed_arithmetic_on_another_kind_by_name_is_refused() -> None:
+    config = HLSConfig({'LayerName': {'rnn': {'Strategy': 'da'}}})
+    with pytest.raises(ValueError, match=r"\['LayerName'\]\['rnn'\]\['Strategy'\].*Dense and the convolutions.*LSTM"):
+        config.resolve('rnn', 'LSTM', 'LSTM')
 
 
 @pytest.mark.parametrize('var', ['default', 'maximum'])
