@@ -176,12 +176,17 @@ class ModelGraph:
             assert self._simulation is not None
             return self._simulation
 
-    def compiled_simulation(self, purpose: str) -> Simulation | RTLSimulation:
+    def compiled_simulation(self, purpose: str) -> Simulation:
         """The C-simulation compile() built; refuses (RuntimeError) a model not compiled yet, or whose
-        weights changed since (update_weights)."""
+        weights changed since (update_weights), or one whose compile() built an RTL simulation (Verilog)."""
         with self._compile_lock:
             if self._simulation is None:
                 raise RuntimeError(f'{purpose} runs on the C-simulation: call hls_model.compile() first')
+            if not isinstance(self._simulation, Simulation):
+                raise RuntimeError(
+                    f'{purpose} runs on the C-simulation of an HLS backend; the {self.backend.name} backend '
+                    'compiled an RTL simulation: convert the model with an HLS backend (e.g. Vitis) for it'
+                )
             return self._simulation
 
     def learner(self, layer_name: str) -> Any:

@@ -56,7 +56,10 @@ def _routing(layer: Layer, graph: Graph) -> np.ndarray:
     ]
     probe = Layer(layer.name, layer.kind, layer.inputs, layer.outputs, dict(layer.attributes), layer.weights)
     probe.types = {**layer.types, 'result': wide}
-    output = LAYER_KINDS[layer.kind].reference(probe, ids, graph, 'ap')
+    reference = LAYER_KINDS[layer.kind].reference
+    if reference is None:
+        raise ValueError(f'{layer.describe()}: kind {layer.kind} has no reference kernel to route its data by')
+    output = reference(probe, ids, graph, 'ap')
     return np.asarray(output.raw, dtype=np.int64).reshape(-1) - 1
 
 

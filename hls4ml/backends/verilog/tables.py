@@ -54,6 +54,8 @@ def trace_element_wise(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
     if _is_logic(layer):
         return result.apply(x.relu() if layer.attributes['activation'] == 'relu' else x)
     source = graph.input_type(layer)
+    if not isinstance(source, FixedPrecisionType):
+        raise ValueError(f'{layer.describe()}: the Verilog backend needs a fixed-point input type, got {source}')
     if _indexed(layer) and not _small(x):
         spec = function_table(layer, source)['']
         x = positive_factor(x)
@@ -96,5 +98,8 @@ def _outputs(layer: Layer, graph: Graph, source: FixedPrecisionType, key: tuple[
     low, high, step = key
     count = int(round((high - low) / step)) + 1
     inputs = quantize((low + step * np.arange(count)).reshape(-1, 1), source, 'ap')
-    output: FixedArray = LAYER_KINDS[layer.kind].reference(layer, [inputs], graph, 'ap')
+    reference = LAYER_KINDS[layer.kind].reference
+    if reference is None:
+        raise ValueError(f'{layer.describe()}: kind {layer.kind} has no reference kernel to fill a ROM from')
+    output: FixedArray = reference(layer, [inputs], graph, 'ap')
     return output.to_double().reshape(-1)
