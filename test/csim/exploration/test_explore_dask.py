@@ -70,11 +70,17 @@ def test_a_cluster_gives_the_serial_records_and_front_bit_for_bit(model_and_data
     assert serial.points['error'].isna().all() and serial.points['accuracy'].nunique() > 1
 
 
-def test_a_scheduler_address_or_no_client_runs_on_a_cluster(model_and_data: tuple, client: Any, serial) -> None:
+def test_a_scheduler_address_or_no_client_runs_on_a_cluster(
+    model_and_data: tuple, client: Any, serial, capsys: pytest.CaptureFixture
+) -> None:
     space = Space(precision={'fc1': [(6, 3)], 'out': [(10, 4), (5, 2)]}, strategy=['Latency'])
     expected = serial.points.set_index('key')['accuracy']
     by_address = _explore(model_and_data, client.scheduler.address, space=space)
-    own_cluster = _explore(model_and_data, None, space=space, n_workers=2)  # started and closed by explore
+    capsys.readouterr()
+    own_cluster = _explore(
+        model_and_data, None, space=space, n_workers=2, progress=True
+    )  # started and closed by explore
+    assert 'dashboard http://127.0.0.1:' in capsys.readouterr().out  # bokeh comes with the explore extra
     for result in (by_address, own_cluster):
         assert result.points['error'].isna().all()
         assert result.points['accuracy'].tolist() == expected[result.points['key']].tolist()
