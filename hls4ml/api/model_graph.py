@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from hls4ml.csim import Simulation
 from hls4ml.estimate import Estimate, estimate_model
 from hls4ml.estimate.rtl import estimate_rtl
 from hls4ml.learning import learner_for
+from hls4ml.learning.learners import ModelGraph as LearningModel
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, format_graph
@@ -176,23 +177,23 @@ class ModelGraph:
             assert self._simulation is not None
             return self._simulation
 
-    def compiled_simulation(self, purpose: str) -> Simulation:
-        """The C-simulation compile() built; refuses (RuntimeError) a model not compiled yet, or whose
-        weights changed since (update_weights), or one whose compile() built an RTL simulation (Verilog)."""
+    def compiled_simulation(self, purpose: str) -> Simulation | RTLSimulation:
+        """The simulation compile() built (the C-simulation, or the Verilog backend's RTL simulation);
+        refuses (RuntimeError) a model not compiled yet, or whose weights changed since (update_weights)."""
         with self._compile_lock:
             if self._simulation is None:
                 raise RuntimeError(f'{purpose} runs on the C-simulation: call hls_model.compile() first')
-            if not isinstance(self._simulation, Simulation):
-                raise RuntimeError(
-                    f'{purpose} runs on the C-simulation of an HLS backend; the {self.backend.name} backend '
-                    'compiled an RTL simulation: convert the model with an HLS backend (e.g. Vitis) for it'
-                )
             return self._simulation
 
     def learner(self, layer_name: str) -> Any:
         """On-chip learning of a SOM (Kohonen), ReSOM or ReSOMMaps (Hebbian) layer on the compiled firmware:
         a hls4ml.learning.SOMLearner, ReSOMLearner or ReSOMMapsLearner (docs/som.md, "On-chip learning")."""
-        return learner_for(self, layer_name)
+        if self.backend.writes_rtl:
+            raise RuntimeError(
+                f'on-chip learning runs on the C-simulation of an HLS backend, not on the {self.backend.name} '
+                "backend's RTL simulation: convert the model with an HLS backend (e.g. Vitis) for it"
+            )
+        return learner_for(cast(LearningModel, self), layer_name)  # an HLS backend: its simulation is a C one
 
     def update_weights(self, layer_name: str, weights: dict[str, np.ndarray]) -> None:
         """Replace weights of a layer (same shapes, finite); the next predict() compiles again."""
