@@ -37,6 +37,7 @@ from hls4ml.model.kinds import (
     TABLE_ACTIVATIONS,
     Kind,
 )
+from hls4ml.model.kinds.pooling import POOL_PADS
 from hls4ml.model.layer_tables import layer_tables
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.reference.som import activity_table
@@ -204,7 +205,7 @@ def pooling(layer: Layer, ctx: RuleContext) -> LayerModel:
 def _padded(attributes: dict) -> bool:
     """True when some pooling window covers padding, so that the kernel divides by the window's own count
     of valid inputs (`sum / n`, n computed per window)."""
-    return any(attributes.get(f'pad_{side}', 0) for side in ('top', 'bottom', 'left', 'right'))
+    return any(attributes.get(name, 0) for name in POOL_PADS)
 
 
 @estimator_rule(Kind.SOM)
