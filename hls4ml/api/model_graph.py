@@ -11,6 +11,7 @@ import numpy as np
 from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
+from hls4ml.backends.verilog.project import render_trace_rtl
 from hls4ml.backends.verilog.simulation import RTLSimulation
 from hls4ml.csim import Simulation
 from hls4ml.estimate import Estimate, estimate_model
@@ -164,9 +165,10 @@ class ModelGraph:
         Safe to call from several threads: they compile one at a time."""
         with self._compile_lock:
             if self.backend.writes_rtl:
-                project = write_rtl_project(self.design)[1]
+                design = self.design
+                project = write_rtl_project(design)[1]
                 input_types = [self.graph.producer(name).types['result'] for name in self.graph.inputs]
-                self._simulation = RTLSimulation.build(project, input_types)
+                self._simulation = RTLSimulation.build(project, input_types, lambda: render_trace_rtl(design))
                 return
             self._simulation = Simulation.build(write_project(self.design).csim)
 

@@ -3,6 +3,7 @@
     simulation = RTLSimulation.build(project)      # cached by the content hash of every file
     y = simulation.predict(x)                      # the RTL's outputs, cycle by cycle, for the whole batch
     simulation.latency_cycles(x)                   # the pipeline depth, measured on the Verilated model
+    y, layers = simulation.trace(x)                # every traced layer's values, from the trace build
 
 The library is built in a private folder: Verilator turns the wrapper and its modules into C++ (`--cc
 --build`), g++ links it with da4ml's binder and our latency probe. The Verilator runtime
@@ -20,7 +21,8 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -166,9 +168,19 @@ def _build(project: RTLProject, work: Path, entry: Path, verilator: str, root: P
 class RTLSimulation:
     """A compiled RTL model: predict() on whole batches, the latency measured in cycles."""
 
-    def __init__(self, project: RTLProject, library: Path, from_cache: bool, input_types: list[PrecisionType]):
+    def __init__(
+        self,
+        project: RTLProject,
+        library: Path,
+        from_cache: bool,
+        input_types: list[PrecisionType],
+        trace_source: Callable[[], RTLProject] | None = None,
+    ):
         self.project, self.library_path, self.from_cache = project, library, from_cache
         self.input_types = input_types
+        self._trace_source = trace_source
+        self._trace_simulation: RTLSimulation | None = None
+        self._trace_lock = threading.Lock()
         self._library = ctypes.CDLL(str(library), mode=ctypes.RTLD_LOCAL)
         pointer = ctypes.POINTER(ctypes.c_int32)
         self._inference = self._library.inference
@@ -178,9 +190,15 @@ class RTLSimulation:
         self._latency.restype = ctypes.c_long
 
     @classmethod
-    def build(cls, project: RTLProject, input_types: list[PrecisionType]) -> RTLSimulation:
+    def build(
+        cls,
+        project: RTLProject,
+        input_types: list[PrecisionType],
+        trace_source: Callable[[], RTLProject] | None = None,
+    ) -> RTLSimulation:
+        """Compile `project`; `trace_source` renders its trace build when trace() first asks for it."""
         library, from_cache = compile_rtl(project)
-        return cls(project, library, from_cache, input_types)
+        return cls(project, library, from_cache, input_types, trace_source)
 
     def raw_inputs(self, x: Any) -> tuple[np.ndarray, bool, np.dtype]:
         """Inputs written into their types (their modes, as the C-simulation's bridge does), as the
@@ -203,12 +221,20 @@ class RTLSimulation:
 
     def predict(self, x: Any) -> Any:
         raw, single, dtype = self.raw_inputs(x)
+        values = self._run(raw)[:, : sum(self.project.output_sizes)]
+        parts = np.split(values, np.cumsum(self.project.output_sizes)[:-1], axis=1)
+        return self._shaped(parts, single, dtype)
+
+    def _run(self, raw: np.ndarray) -> np.ndarray:
+        """The output port's values for every row of `raw` (the batch inference of da4ml's binder)."""
         samples = raw.shape[0]
         output = np.zeros((samples, self.project.outputs.count), dtype=np.int32)
         pointer = ctypes.POINTER(ctypes.c_int32)
         self._inference(raw.ctypes.data_as(pointer), output.ctypes.data_as(pointer), samples, 0)
-        values = self._decode(output)
-        parts = np.split(values, np.cumsum(self.project.output_sizes)[:-1], axis=1)
+        return self._decode(output)
+
+    @staticmethod
+    def _shaped(parts: list[np.ndarray], single: bool, dtype: np.dtype) -> Any:
         shaped = [part[0] if single else part for part in parts]
         shaped = [part.astype(dtype) for part in shaped]
         return shaped[0] if len(shaped) == 1 else shaped
@@ -236,9 +262,41 @@ class RTLSimulation:
         raise RuntimeError('latency_cycles needs two inputs whose outputs differ; give more varied samples')
 
     def trace(self, x: Any) -> tuple[Any, dict[str, np.ndarray]]:
-        """Not available: the RTL has ports for the model's outputs only. The C-simulation of the same
-        model (backend='Vitis') traces every layer, bit-exact with this RTL."""
-        raise NotImplementedError(
-            "trace() is not available on the Verilog backend: the RTL exposes the model's outputs only; convert "
-            "the same model with backend='Vitis' and trace its C-simulation (bit-exact with the RTL)"
-        )
+        """(predictions, {layer: its outputs, (n_samples, *shape)}), as the C-simulation's trace() gives them.
+        The predictions are this RTL's; the layers' values come from the trace build (`render_trace_rtl`:
+        the same program with every traced layer's values as extra output ports), compiled on first use.
+        Its own predictions must equal this RTL's, or a RuntimeError says they do not."""
+        if self.project.traces:
+            return self._layer_values(x)
+        tracer = self._tracer()
+        predictions = self.predict(x)
+        again, traced = tracer._layer_values(x)
+        for ours, theirs in zip(_as_list(predictions), _as_list(again), strict=True):
+            if not np.array_equal(ours, theirs):
+                raise RuntimeError(f'the trace build of {self.project.name} predicts differently from its RTL')
+        return predictions, traced
+
+    def _tracer(self) -> RTLSimulation:
+        with self._trace_lock:
+            if self._trace_simulation is None:
+                if self._trace_source is None:
+                    raise RuntimeError(f'{self.project.name}: this RTL simulation was built without a trace build')
+                self._trace_simulation = RTLSimulation.build(self._trace_source(), self.input_types)
+            return self._trace_simulation
+
+    def _layer_values(self, x: Any) -> tuple[Any, dict[str, np.ndarray]]:
+        """A trace build's run: the model's outputs, then each traced layer's values."""
+        raw, single, dtype = self.raw_inputs(x)
+        values = self._run(raw)
+        sizes = [*self.project.output_sizes, *(int(np.prod(shape)) for _, shape in self.project.traces)]
+        parts = np.split(values, np.cumsum(sizes)[:-1], axis=1)
+        count = len(self.project.output_sizes)
+        traced = {
+            name: part.reshape((raw.shape[0], *shape)).astype(dtype)
+            for (name, shape), part in zip(self.project.traces, parts[count:], strict=True)
+        }
+        return self._shaped(parts[:count], single, dtype), traced
+
+
+def _as_list(predictions: Any) -> list[np.ndarray]:
+    return predictions if isinstance(predictions, list) else [predictions]
