@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hls4ml.backends.base import Design
 from hls4ml.backends.verilog.project import RTLProject, render_rtl
+from hls4ml.backends.verilog.testbench import testbench_inputs
 from hls4ml.writer import _config_yaml, check_project_names
 from hls4ml.writer.files import project_lock, remove_stale, write_files
 
@@ -18,6 +19,7 @@ def write_rtl_project(design: Design) -> tuple[Path, RTLProject]:
     project = render_rtl(design)
     files = {path: content.encode() for path, content in project.files.items()}
     files['hls4ml_config.yml'] = _config_yaml(design.config).encode()
+    files.update({path: text.encode() for path, text in testbench_inputs(design, project).items()})
     memfiles = {path.rsplit('/', 1)[1] for path in files if path.startswith('src/memfiles/')}
     stages = {path.rsplit('/', 1)[1] for path in files if path.startswith('src/') and path.count('/') == 1}
     with project_lock(output_dir):

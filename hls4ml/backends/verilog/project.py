@@ -32,24 +32,11 @@ import jinja2
 from hls4ml.backends.base import Design
 from hls4ml.backends.verilog.fixed import UnsupportedInRTL
 from hls4ml.backends.verilog.trace import TracedGraph, flat_values, import_da4ml, trace_graph, traced_layers
+from hls4ml.model.fixed.ports import PortFormat
 
 TEMPLATES = Path(__file__).resolve().parents[2] / 'templates' / 'verilog'
 MAX_PORT_BITS = 32  # the Verilator binding moves each value as one int32
 DELAY_PER_NS = 1.0  # da4ml latency units (about one adder level) per ns of clock period
-
-
-@dataclass(frozen=True)
-class PortFormat:
-    """The uniform fixed-point format of one side of the wrapper: every value sign-extended to it."""
-
-    signed: int
-    integer: int
-    fraction: int
-    count: int
-
-    @property
-    def width(self) -> int:
-        return self.signed + self.integer + self.fraction
 
 
 @dataclass(frozen=True)
@@ -220,4 +207,6 @@ def report_facts(project: RTLProject) -> dict[str, Any]:
         'input_format': [project.inputs.signed, project.inputs.integer, project.inputs.fraction],
         'output_format': [project.outputs.signed, project.outputs.integer, project.outputs.fraction],
         'input_words': math.ceil(project.inputs.width * project.inputs.count / 32),
+        'input_sizes': list(project.input_sizes),
+        'output_sizes': list(project.output_sizes),
     }

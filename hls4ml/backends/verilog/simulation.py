@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from hls4ml.backends.verilog.project import RTLProject
-from hls4ml.model.fixed import quantize
+from hls4ml.model.fixed.ports import port_values, raw_inputs
 from hls4ml.model.types import PrecisionType
 
 TIMEOUT = 1800.0  # seconds per tool run; HLS4ML_COMPILE_TIMEOUT overrides
@@ -206,18 +206,9 @@ class RTLSimulation:
         arrays = list(x) if isinstance(x, (list, tuple)) and len(self.input_types) > 1 else [x]
         if len(arrays) != len(self.input_types):
             raise ValueError(f'the model has {len(self.input_types)} inputs; predict() got {len(arrays)} arrays')
-        columns, single = [], False
         dtype = np.dtype(np.float32) if all(np.asarray(a).dtype == np.float32 for a in arrays) else np.dtype(np.float64)
-        for array, size, precision in zip(arrays, self.project.input_sizes, self.input_types, strict=True):
-            values = np.asarray(array, dtype=np.float64)
-            single |= values.ndim == 1 and values.size == size
-            values = values.reshape(-1, size)
-            columns.append(quantize(values, precision, 'ap').to_double())
-        samples = {column.shape[0] for column in columns}
-        if len(samples) != 1:
-            raise ValueError(f'inputs have different numbers of samples: {sorted(samples)}')
-        scaled = np.concatenate(columns, axis=1) * 2.0**self.project.inputs.fraction
-        return np.ascontiguousarray(scaled.astype(np.int64).astype(np.int32)), single, dtype
+        raw, single = raw_inputs(arrays, self.input_types, self.project.input_sizes, self.project.inputs)
+        return raw, single, dtype
 
     def predict(self, x: Any) -> Any:
         raw, single, dtype = self.raw_inputs(x)
@@ -231,21 +222,13 @@ class RTLSimulation:
         output = np.zeros((samples, self.project.outputs.count), dtype=np.int32)
         pointer = ctypes.POINTER(ctypes.c_int32)
         self._inference(raw.ctypes.data_as(pointer), output.ctypes.data_as(pointer), samples, 0)
-        return self._decode(output)
+        return port_values(output, self.project.outputs)
 
     @staticmethod
     def _shaped(parts: list[np.ndarray], single: bool, dtype: np.dtype) -> Any:
         shaped = [part[0] if single else part for part in parts]
         shaped = [part.astype(dtype) for part in shaped]
         return shaped[0] if len(shaped) == 1 else shaped
-
-    def _decode(self, output: np.ndarray) -> np.ndarray:
-        """The port integers (sign-extended to the uniform width) as values."""
-        port = self.project.outputs
-        modulus = 1 << port.width
-        unsigned = output.astype(np.int64) & (modulus - 1)
-        signed = np.where(unsigned >= modulus >> 1, unsigned - modulus, unsigned) if port.signed else unsigned
-        return signed.astype(np.float64) * 2.0**-port.fraction
 
     def latency_cycles(self, x: Any) -> int:
         """Clock edges from an input to its output, measured on the Verilated model with two samples of

@@ -90,7 +90,7 @@ def test_one_sample_and_float32_are_traced_like_the_c_simulation(mlp_pair):
     vitis, verilog = mlp_pair
     sample = np.random.default_rng(4).uniform(-4, 4, 6).astype(np.float32)
     got = assert_same_trace(vitis, verilog, sample)
-    assert got['dense'].shape == (1, 5)
+    assert next(iter(got.values())).shape == (1, 5)
 
 
 def test_the_trace_build_leaves_the_project_module_unchanged(mlp_pair):
