@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from hls4ml.backends.base import Design
-from hls4ml.backends.verilog.simulation import find_tool, run_tool
 from hls4ml.backends.verilog.testbench import run_testbench
+from hls4ml.backends.verilog.tools import find_tool, run_tool
 
 FAMILIES = (  # (part name prefix, synth_xilinx family), first match wins
     ('xcvu', 'xcup'),

@@ -22,7 +22,7 @@ import numpy as np
 
 from hls4ml.backends.base import Design
 from hls4ml.backends.verilog.project import RTLProject
-from hls4ml.backends.verilog.simulation import find_tool, run_tool
+from hls4ml.backends.verilog.tools import find_tool, run_tool
 from hls4ml.model.fixed.ports import PortFormat, pack_words, port_values, raw_inputs, unpack_words
 
 VERILATOR_FLAGS = ('--binary', '--timing', '-Wno-fatal', '-Wno-lint', '-Wno-style')

@@ -1,20 +1,23 @@
-"""Verilator co-simulation: the written RTL compiled into a shared library, batch predict through ctypes.
+"""Verilator co-simulation: an RTL design compiled into a shared library, batch predict through ctypes.
 
-    simulation = RTLSimulation.build(project)      # cached by the content hash of every file
+    simulation = RTLSimulation.build(interface, input_types)   # cached by the content hash of every file
     y = simulation.predict(x)                      # the RTL's outputs, cycle by cycle, for the whole batch
     simulation.latency_cycles(x)                   # the pipeline depth, measured on the Verilated model
     y, layers = simulation.trace(x)                # every traced layer's values, from the trace build
 
-The library is built in a private folder: Verilator turns the wrapper and its modules into C++ (`--cc
+The Verilog backend writes the design (`hls4ml/backends/verilog/project.py`); the writer hands it here as
+an `RTLInterface` (files in memory, port formats), as it hands a C++ project to `compiler.py`. The
+library is built in a private folder: Verilator turns the wrapper and its modules into C++ (`--cc
 --build`), g++ links it with da4ml's binder and our latency probe. The Verilator runtime
-(verilated.cpp) is compiled once per Verilator version and kept in the cache. ROM files are kept beside
-the library and the RTL names them by absolute path, so a run does not depend on the working folder.
+(verilated.cpp) is compiled once per Verilator version. Entries live in `<cache root>/rtl` under the
+same root and lock as the C-simulation's (`cache.py`); ROM files are kept beside the library and the
+RTL names them by absolute path, so a run does not depend on the working folder. A missing tool or a
+failed build raises CompilationError, as compile() does on the HLS backends.
 """
 
 from __future__ import annotations
 
 import ctypes
-import fcntl
 import hashlib
 import os
 import re
@@ -22,60 +25,61 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hls4ml.backends.verilog.project import RTLProject
-from hls4ml.model.fixed.ports import port_values, raw_inputs
+from hls4ml.csim.cache import cache_root, locked
+from hls4ml.csim.compiler import CompilationError
+from hls4ml.model.fixed.ports import PortFormat, port_values, raw_inputs
 from hls4ml.model.types import PrecisionType
 
 TIMEOUT = 1800.0  # seconds per tool run; HLS4ML_COMPILE_TIMEOUT overrides
 RUNTIME_SOURCES = ('verilated.cpp', 'verilated_threads.cpp')
 
 
-class RTLToolError(RuntimeError):
-    """Verilator, Yosys or g++ is missing or failed; the message names the tool and what to do."""
+@dataclass(frozen=True)
+class RTLInterface:
+    """What the writer tells the RTL simulator about a design: its files and the facts of its ports."""
+
+    name: str  # the top module; the wrapper is <name>_wrapper
+    files: dict[str, str] = field(repr=False)  # relative path -> text: src/, sim/ (binder, probe)
+    inputs: PortFormat
+    outputs: PortFormat
+    stages: int  # pipeline registers between input and output
+    input_sizes: tuple[int, ...]
+    output_sizes: tuple[int, ...]
+    traces: tuple[tuple[str, tuple[int, ...]], ...] = ()  # a trace build: (layer, shape) after the outputs
 
 
 def find_tool(name: str, package: str) -> str:
     path = shutil.which(name)
     if path is None:
-        raise RTLToolError(f"'{name}' was not found on PATH: install it (Debian/Ubuntu: apt-get install {package})")
+        raise CompilationError(f"'{name}' was not found on PATH: install it (Debian/Ubuntu: apt-get install {package})")
     return path
 
 
 def run_tool(command: list[str], cwd: Path, what: str) -> str:
+    """Run a build step; CompilationError with its error lines when it fails or times out."""
     timeout = float(os.environ.get('HLS4ML_COMPILE_TIMEOUT') or TIMEOUT)
     try:
         result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False, timeout=timeout)
     except subprocess.TimeoutExpired as expired:
-        raise RTLToolError(f'{what} did not finish within {timeout:g} s (HLS4ML_COMPILE_TIMEOUT)') from expired
+        raise CompilationError(f'{what} did not finish within {timeout:g} s (HLS4ML_COMPILE_TIMEOUT)') from expired
     if result.returncode != 0:
         lines = (result.stderr or result.stdout).splitlines()
         errors = [line for line in lines if 'rror' in line] or lines[-20:]
-        raise RTLToolError(f'{what} failed:\n' + '\n'.join(errors[:20]) + f'\n(command: {" ".join(command)})')
+        raise CompilationError(f'{what} failed:\n' + '\n'.join(errors[:20]) + f'\n(command: {" ".join(command)})')
     return result.stdout
 
 
-def cache_root() -> Path:
-    root = Path(os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml') / 'rtl'
-    root.mkdir(parents=True, exist_ok=True)
-    return root
-
-
-@contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on `path` (created), for one builder of a cache entry at a time."""
-    with open(path, 'a') as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+def rtl_cache() -> Path:
+    folder = cache_root() / 'rtl'
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def verilator_root(verilator: str) -> Path:
@@ -83,11 +87,11 @@ def verilator_root(verilator: str) -> Path:
     command = [verilator, '--getenv', 'VERILATOR_ROOT']
     root = subprocess.run(command, capture_output=True, text=True, check=False).stdout.strip()
     if not root or not (Path(root) / 'include' / 'verilated.cpp').is_file():
-        raise RTLToolError(f"could not find Verilator's runtime sources (`{' '.join(command)}` gave {root!r})")
+        raise CompilationError(f"could not find Verilator's runtime sources (`{' '.join(command)}` gave {root!r})")
     return Path(root)
 
 
-def _digest(project: RTLProject, version: str) -> str:
+def _digest(project: RTLInterface, version: str) -> str:
     digest = hashlib.sha256(version.encode())
     for path in sorted(project.files):
         content = project.files[path].encode()
@@ -111,12 +115,12 @@ def _runtime(root: Path, version_key: str, cache: Path) -> list[Path]:
     return objects
 
 
-def compile_rtl(project: RTLProject) -> tuple[Path, bool]:
+def compile_rtl(project: RTLInterface) -> tuple[Path, bool]:
     """The shared library of `project` (path, whether it came from the cache)."""
     verilator = find_tool('verilator', 'verilator')
     find_tool('g++', 'g++')
     version = subprocess.run([verilator, '--version'], capture_output=True, text=True, check=False).stdout.strip()
-    cache = cache_root()
+    cache = rtl_cache()
     entry = cache / f'{project.name}-{_digest(project, version)}'
     library = entry / f'lib{project.name}.so'
     with locked(cache / f'{entry.name}.lock'):
@@ -129,7 +133,7 @@ def compile_rtl(project: RTLProject) -> tuple[Path, bool]:
     return library, False
 
 
-def _build(project: RTLProject, work: Path, entry: Path, verilator: str, root: Path, runtime: list[Path]) -> None:
+def _build(project: RTLInterface, work: Path, entry: Path, verilator: str, root: Path, runtime: list[Path]) -> None:
     staging = work / 'entry'
     (staging / 'memfiles').mkdir(parents=True)
     for path, content in project.files.items():
@@ -170,11 +174,11 @@ class RTLSimulation:
 
     def __init__(
         self,
-        project: RTLProject,
+        project: RTLInterface,
         library: Path,
         from_cache: bool,
         input_types: list[PrecisionType],
-        trace_source: Callable[[], RTLProject] | None = None,
+        trace_source: Callable[[], RTLInterface] | None = None,
     ):
         self.project, self.library_path, self.from_cache = project, library, from_cache
         self.input_types = input_types
@@ -192,9 +196,9 @@ class RTLSimulation:
     @classmethod
     def build(
         cls,
-        project: RTLProject,
+        project: RTLInterface,
         input_types: list[PrecisionType],
-        trace_source: Callable[[], RTLProject] | None = None,
+        trace_source: Callable[[], RTLInterface] | None = None,
     ) -> RTLSimulation:
         """Compile `project`; `trace_source` renders its trace build when trace() first asks for it."""
         library, from_cache = compile_rtl(project)
