@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from pathlib import Path
 from typing import Any, cast
@@ -11,8 +12,8 @@ import numpy as np
 from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
-from hls4ml.backends.verilog.simulation import RTLSimulation
 from hls4ml.csim import Simulation
+from hls4ml.csim.rtl import RTLSimulation
 from hls4ml.estimate import Estimate, estimate_model
 from hls4ml.estimate.rtl import estimate_rtl
 from hls4ml.learning import learner_for
@@ -27,7 +28,7 @@ from hls4ml.model.variables import TensorVariable
 from hls4ml.model.verify import verify
 from hls4ml.writer import write_project
 from hls4ml.writer.files import project_lock
-from hls4ml.writer.rtl import write_rtl_project
+from hls4ml.writer.rtl import rtl_interface, trace_interface, write_rtl_project
 
 
 class ProjectConfig(dict):
@@ -164,11 +165,17 @@ class ModelGraph:
         Safe to call from several threads: they compile one at a time."""
         with self._compile_lock:
             if self.backend.writes_rtl:
-                project = write_rtl_project(self.design)[1]
-                input_types = [self.graph.producer(name).types['result'] for name in self.graph.inputs]
-                self._simulation = RTLSimulation.build(project, input_types)
+                self._simulation = self._rtl_simulation()
                 return
             self._simulation = Simulation.build(write_project(self.design).csim)
+
+    def _rtl_simulation(self) -> RTLSimulation:
+        """The Verilog backend's compile(): the RTL written and Verilated; its trace build is rendered and
+        compiled when trace() first asks for it."""
+        design = self.design
+        project = write_rtl_project(design)[1]
+        input_types = [self.graph.producer(name).types['result'] for name in self.graph.inputs]
+        return RTLSimulation.build(rtl_interface(project), input_types, functools.partial(trace_interface, design))
 
     def _ensure_compiled(self) -> Simulation | RTLSimulation:
         with self._compile_lock:

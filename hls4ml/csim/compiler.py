@@ -13,7 +13,6 @@ from compiling the same library at once: the second waits and then finds it cach
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -22,12 +21,11 @@ import signal
 import subprocess
 import tempfile
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from hls4ml.csim.cache import cache_root, locked
 from hls4ml.csim.target import target_flags, target_key
 
 CXX_FLAGS = (
@@ -89,8 +87,7 @@ class SourceTree:
 
 
 def cache_dir() -> Path:
-    root = os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml'
-    path = Path(root) / 'csim'
+    path = cache_root() / 'csim'
     for sub in ('lib', 'index', 'locks', 'build'):
         (path / sub).mkdir(parents=True, exist_ok=True)
     return path
@@ -122,7 +119,7 @@ def compile_library(sources: SourceTree, name: str) -> tuple[Path, bool]:
         return _without_compiler(sources, name, missing), True
     cache = cache_dir()
     entry = cache / 'index' / f'{name}-{sources.digest(version)}.json'
-    with _locked(cache / 'locks' / f'{entry.stem}.lock'):
+    with locked(cache / 'locks' / f'{entry.stem}.lock'):
         library = _verified(entry)
         if library is not None:
             return library, True
@@ -147,16 +144,6 @@ def _without_compiler(sources: SourceTree, name: str, missing: CompilationError)
             warnings.warn(message, CacheWarning, stacklevel=4)
             return library
     raise missing
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    with open(path, 'a') as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _read_entry(entry: Path) -> dict | None:

@@ -18,11 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.csim.cache import cache_root
+
 
 def default_cache_dir() -> Path:
     """`$HLS4ML_CACHE_DIR/explore`, else `~/.cache/hls4ml/explore` (beside the C-simulation cache)."""
-    root = os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml'
-    return Path(root) / 'explore'
+    return cache_root() / 'explore'
 
 
 @lru_cache(maxsize=1)

@@ -23,6 +23,7 @@ import yaml
 from hls4ml.backends.base import WEIGHTS_TEMPLATE, Backend, Design
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.backends.script_values import check_output_dir
+from hls4ml.csim.cache import cache_root
 from hls4ml.csim.compiler import SourceTree
 from hls4ml.csim.simulation import CSimInterface
 from hls4ml.model.names import check_project_name
@@ -41,7 +42,7 @@ def _environment(backend_dir: str) -> jinja2.Environment:
     """One environment per backend and process: its own folder first (`dialect.j2`, its project files),
     then templates/ (so `common/...` names the shared templates). Compiled templates are also kept on
     disk between runs."""
-    bytecode = Path(os.environ.get('HLS4ML_CACHE_DIR') or Path.home() / '.cache' / 'hls4ml') / 'jinja'
+    bytecode = cache_root() / 'jinja'
     bytecode.mkdir(parents=True, exist_ok=True)
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES / backend_dir), str(TEMPLATES)]),

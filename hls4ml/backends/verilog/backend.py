@@ -2,8 +2,9 @@
 
 Unlike the HLS backends it writes no C++: the typed graph is traced with da4ml (`trace.py`), the constant
 products become multiplier-free adder graphs, and the program is pipelined at the configured clock and
-emitted as Verilog. `compile()` builds it with Verilator (`simulation.py`), `build()` synthesizes it with
-Yosys (`synthesis.py`). What it cannot express is refused when the model is converted (`check_design`).
+emitted as Verilog. `compile()` builds it with Verilator (hls4ml/csim/rtl.py), `build()` synthesizes it
+with Yosys and simulates the written testbench (`build.py`, `testbench.py`). What it cannot express is
+refused when the model is converted (`check_design`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from hls4ml.backends.base import Design
-from hls4ml.backends.verilog.simulation import find_tool, run_tool
+from hls4ml.backends.verilog.testbench import run_testbench
+from hls4ml.backends.verilog.tools import find_tool, run_tool
 
 FAMILIES = (  # (part name prefix, synth_xilinx family), first match wins
     ('xcvu', 'xcup'),
@@ -83,11 +84,23 @@ def summarize(cells: dict[str, int]) -> dict[str, Any]:
     }
 
 
-def build_project(design: Design, target: str = 'auto') -> dict[str, Any]:
-    """Run Yosys on the project written in the output directory; the report dictionary. `target`:
-    'auto' (synth_xilinx for a Xilinx part, else generic), 'xilinx' or 'generic' (synth -lut 6)."""
+def build_project(design: Design, target: str = 'auto', synth: bool = True, cosim: bool = False) -> dict[str, Any]:
+    """The reports of the project written in the output directory: `synth`, Yosys' resources
+    ('YosysSynthReport'; `target`: 'auto' (synth_xilinx for a Xilinx part, else generic), 'xilinx' or
+    'generic' (synth -lut 6)); `cosim`, the written testbench simulated with Verilator on the
+    InputData ('CosimReport', hls4ml/backends/verilog/testbench.py)."""
     if target not in TARGETS:
         raise ValueError(f'target must be one of {TARGETS}, got {target!r}')
+    reports = {}
+    if cosim:
+        reports['CosimReport'] = run_testbench(design)
+    if synth:
+        reports.update(synthesize(design, target))
+    return reports
+
+
+def synthesize(design: Design, target: str) -> dict[str, Any]:
+    """Yosys on src/: {'YosysSynthReport': the vendor-like totals}."""
     yosys = find_tool('yosys', 'yosys')
     folder, name = Path(design.output_dir).resolve(), design.project_name
     family = None if target == 'generic' else xilinx_family(str(design.config.get('Part', '')))

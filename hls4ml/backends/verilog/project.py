@@ -31,25 +31,12 @@ import jinja2
 
 from hls4ml.backends.base import Design
 from hls4ml.backends.verilog.fixed import UnsupportedInRTL
-from hls4ml.backends.verilog.trace import TracedGraph, flat_values, import_da4ml, trace_graph
+from hls4ml.backends.verilog.trace import TracedGraph, flat_values, import_da4ml, trace_graph, traced_layers
+from hls4ml.model.fixed.ports import PortFormat
 
 TEMPLATES = Path(__file__).resolve().parents[2] / 'templates' / 'verilog'
 MAX_PORT_BITS = 32  # the Verilator binding moves each value as one int32
 DELAY_PER_NS = 1.0  # da4ml latency units (about one adder level) per ns of clock period
-
-
-@dataclass(frozen=True)
-class PortFormat:
-    """The uniform fixed-point format of one side of the wrapper: every value sign-extended to it."""
-
-    signed: int
-    integer: int
-    fraction: int
-    count: int
-
-    @property
-    def width(self) -> int:
-        return self.signed + self.integer + self.fraction
 
 
 @dataclass(frozen=True)
@@ -65,6 +52,7 @@ class RTLProject:
     input_sizes: tuple[int, ...]
     output_sizes: tuple[int, ...]
     layer_costs: dict[str, float]  # da4ml's LUT cost of each layer's own logic (the estimator's rows)
+    traces: tuple[tuple[str, tuple[int, ...]], ...] = ()  # a trace build: (layer, shape) after the outputs
 
 
 def latency_cutoff(design: Design) -> float:
@@ -81,13 +69,37 @@ def latency_cutoff(design: Design) -> float:
 def render_rtl(design: Design) -> RTLProject:
     """Trace, pipeline and render the project (nothing is written)."""
     import_da4ml()  # an ImportError naming the extra, before any other da4ml import
+    traced = trace_graph(design.graph)
+    return _render(design, design.project_name, traced, [], _layer_costs(design, traced))
+
+
+def render_trace_rtl(design: Design) -> RTLProject:
+    """The trace build, for trace(): a top `<project>_trace` of the same traced program whose output port
+    carries, after the model's outputs, the values of every layer trace() reports (`traced_layers`).
+    da4ml's pipeline registers every output to the last stage, so a layer's values leave with the
+    prediction of the same sample. The project's own module is not changed by it."""
+    import_da4ml()
+    traced = trace_graph(design.graph)
+    layers = traced_layers(design.graph)
+    shapes = tuple((layer.name, tuple(design.graph.output_tensor(layer).shape)) for layer in layers)
+    extra = [traced.layers[layer.name] for layer in layers]
+    return _render(design, f'{design.project_name}_trace', traced, extra, {}, shapes)
+
+
+def _render(
+    design: Design,
+    name: str,
+    traced: TracedGraph,
+    extra: list[Any],
+    layer_costs: dict[str, float],
+    traces: tuple[tuple[str, tuple[int, ...]], ...] = (),
+) -> RTLProject:
+    """Pipeline the traced program (its outputs, then `extra` arrays) and render top `name`'s files."""
     from da4ml.codegen.rtl.rtl_model import binder_gen
     from da4ml.codegen.rtl.verilog import generate_io_wrapper, pipeline_logic_gen, table_mem_gen
     from da4ml.trace import comb_trace, to_pipeline
 
-    name = design.project_name
-    traced = trace_graph(design.graph)
-    comb = comb_trace(_joined(traced.inputs), _joined(traced.outputs))
+    comb = comb_trace(_joined(traced.inputs), _joined(traced.outputs + extra))
     cutoff = latency_cutoff(design)
     pipeline = to_pipeline(comb, cutoff, verbose=False)
     files = {f'src/{module}.v': code for module, code in pipeline_logic_gen(pipeline, name).items()}
@@ -96,7 +108,8 @@ def render_rtl(design: Design) -> RTLProject:
     files[f'src/{name}_wrapper.v'] = generate_io_wrapper(pipeline, name, True)
     files[f'sim/{name}_wrapper_binder.cc'] = binder_gen(pipeline, f'{name}_wrapper', 1, 1)
     files.update(_da4ml_sources())
-    inputs, outputs = _port_format(comb.inp_qint, name, 'input'), _port_format(comb.out_qint, name, 'output')
+    side = 'output and traced-layer' if traces else 'output'
+    inputs, outputs = _port_format(comb.inp_qint, name, 'input'), _port_format(comb.out_qint, name, side)
     project = RTLProject(
         name,
         files,
@@ -108,7 +121,8 @@ def render_rtl(design: Design) -> RTLProject:
         cutoff,
         tuple(array.size for array in traced.inputs),
         tuple(array.size for array in traced.outputs),
-        _layer_costs(design, traced),
+        layer_costs,
+        traces,
     )
     files.update(_our_files(project))
     return project
@@ -193,4 +207,6 @@ def report_facts(project: RTLProject) -> dict[str, Any]:
         'input_format': [project.inputs.signed, project.inputs.integer, project.inputs.fraction],
         'output_format': [project.outputs.signed, project.outputs.integer, project.outputs.fraction],
         'input_words': math.ceil(project.inputs.width * project.inputs.count / 32),
+        'input_sizes': list(project.input_sizes),
+        'output_sizes': list(project.output_sizes),
     }

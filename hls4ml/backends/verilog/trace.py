@@ -18,8 +18,8 @@ import numpy as np
 from hls4ml.backends.verilog.fixed import UnsupportedInRTL, quantizer
 from hls4ml.backends.verilog.layers import RULES
 from hls4ml.backends.verilog.products import SOLVER
-from hls4ml.model.ir import Graph
-from hls4ml.model.kinds import Kind
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds import Kind, is_port
 
 
 def import_da4ml() -> Any:
@@ -84,6 +84,14 @@ def trace_graph(graph: Graph) -> TracedGraph:
         values.update(dict.fromkeys(layer.outputs, output))
         per_layer[layer.name] = output
     return TracedGraph(inputs, [values[name] for name in graph.outputs], per_layer)
+
+
+def traced_layers(graph: Graph) -> list[Layer]:
+    """The layers trace() reports, chosen as the C-simulation chooses them: those marked `Trace: True`,
+    else every layer after the inputs (clones, which only copy a tensor, are never reported)."""
+    computed = [layer for layer in graph.layers.values() if not is_port(layer) and layer.kind != Kind.CLONE]
+    marked = [layer for layer in computed if layer.attributes.get('trace')]
+    return marked or computed
 
 
 def input_port(port: Any, precision: Any, where: str) -> Any:
