@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from hls4ml.backends.verilog.fixed import quantizer
+from hls4ml.backends.verilog.maps import check_som, trace_som
 from hls4ml.backends.verilog.products import trace_conv, trace_dense, window_taps
+from hls4ml.backends.verilog.selection import check_router, trace_router, trace_topk
 from hls4ml.backends.verilog.softmax import check_softmax, trace_softmax
 from hls4ml.backends.verilog.tables import check_element_wise, trace_element_wise
 from hls4ml.model.fixed import quantize
@@ -174,6 +176,9 @@ RULES: dict[str, Rule] = {
     Kind.CONV2D: Rule(trace=trace_conv),
     Kind.MERGE: Rule(trace=trace_merge, check=_check_merge),
     Kind.SOFTMAX: Rule(trace=trace_softmax, check=check_softmax),
+    Kind.TOPK: Rule(trace=trace_topk),
+    Kind.ROUTER: Rule(trace=trace_router, check=check_router),
+    Kind.SOM: Rule(trace=trace_som, check=check_som),
     Kind.POOLING1D: Rule(trace=trace_max_pool, check=_check_pooling),
     Kind.POOLING2D: Rule(trace=trace_max_pool, check=_check_pooling),
     Kind.GLOBAL_POOLING1D: Rule(trace=trace_global_max_pool, check=_check_global_pooling),

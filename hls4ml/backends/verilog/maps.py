@@ -1,0 +1,112 @@
+"""The self-organizing map (Kind.SOM) as logic: distances to the constant codebook, then an argmin tree.
+
+Distances follow `nnet::som` step by step (`reference/som.py`): diff_j = x_j - w_nj exact, and every
+`acc = ...` a write into accum_t (squared Euclidean: acc + diff^2; Manhattan: acc + |diff|; Chebyshev:
+the larger of acc and diff, then of acc and -diff; cosine: acc + x_j w_nj). Implementation 'dense'
+scores w_n . x - |w_n|^2 / 2 with the Dense accumulator (`products.accumulated`). The best-matching
+unit is a comparator tree whose right branch (the higher indices) wins only when strictly better, so
+ties go to the lowest index as the reference's scan does; each candidate carries the layer's output
+for that unit (the reference's own `bmu_output` of every unit, as constants), so the multiplexers of
+the tree deliver the output. Output 'activities' (square roots and the exp table) is refused by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hls4ml.backends.verilog.fixed import Quantizer, quantizer
+from hls4ml.backends.verilog.products import accumulated
+from hls4ml.backends.verilog.selection import Item, constant, detached, strictly_before
+from hls4ml.model.fixed import FixedArray, quantize
+from hls4ml.model.ir import Graph, Layer
+from hls4ml.model.kinds.record import weights_of
+from hls4ml.model.reference.som import SIMILARITIES, bmu_output, score_biases, score_weights
+
+REFUSED_OUTPUTS = {'activities': 'the activities (square roots and the exp table) have no Verilog logic yet'}
+
+
+def check_som(layer: Layer, graph: Graph) -> list[str]:
+    reason = REFUSED_OUTPUTS.get(layer.attributes['output'])
+    return [f"{layer.describe()}: SOM output '{layer.attributes['output']}': {reason}"] if reason else []
+
+
+def best_first(items: list[Item], largest: bool) -> Item:
+    """The first best item (ties to the lowest position): a tree of pairwise comparators in which the
+    later item replaces the earlier one only when its key is strictly better."""
+    while len(items) > 1:
+        paired = []
+        for earlier, later in zip(items[0::2], items[1::2], strict=False):
+            take = strictly_before(later[0], earlier[0], largest)
+            paired.append(tuple(take.msb_mux(b, a) for a, b in zip(earlier, later, strict=True)))
+        if len(items) % 2:
+            paired.append(items[-1])
+        items = paired
+    return items[0]
+
+
+def _codebook(layer: Layer) -> FixedArray:
+    return quantize(layer.weights['codebook'], layer.types['codebook'], 'ap')
+
+
+def _step(acc: Any, value: Any, weight: float, distance: str, accum: Quantizer) -> Any:
+    """One `acc = ...` of the reference's distance loop."""
+    if distance == 'cosine':
+        return accum.apply(acc + value * weight)
+    diff = detached(value - weight)  # a zero weight leaves the input itself
+    if distance == 'squared_euclidean':
+        return accum.apply(acc + diff * diff)
+    if distance == 'manhattan':
+        return accum.apply(acc + abs(diff))
+    acc = (acc - diff).is_negative().msb_mux(accum.apply(diff), acc)  # chebyshev: diff > acc
+    return (acc + diff).is_negative().msb_mux(accum.apply(-diff), acc)  # -diff > acc
+
+
+def _distances(layer: Layer, row: np.ndarray, accum: Quantizer) -> list[Any]:
+    codebook = _codebook(layer).to_double()
+    distance = layer.attributes['distance']
+    sums = []
+    for unit in codebook:
+        acc = accum.apply(constant(row[0], 0))
+        for value, weight in zip(row, unit, strict=True):
+            acc = _step(acc, value, float(weight), distance, accum)
+        sums.append(acc)
+    return sums
+
+
+def _scores(layer: Layer, x: Any, accum: Quantizer) -> list[Any]:
+    """The dense form's scores w_n . x - |w_n|^2 / 2 (cosine: w_n . x), accumulated as nnet::dense."""
+    codebook = _codebook(layer)
+    weights = score_weights(codebook).to_double()
+    biases = score_biases(codebook, layer.attributes['distance']).to_double()
+    return list(np.asarray(accum.apply(accumulated(x.reshape(1, -1), weights, biases, accum))._vars).ravel())
+
+
+def trace_som(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
+    attributes = layer.attributes
+    where = layer.describe()
+    accum = quantizer(layer.types['accum'], f'{where} accum type')
+    result = quantizer(layer.types['result'], f'{where} result type')
+    x = inputs[0]
+    dense = attributes.get('implementation', 'distance') == 'dense'
+    keys = _scores(layer, x, accum) if dense else _distances(layer, np.asarray(x._vars).ravel(), accum)
+    if attributes['output'] == 'distances':
+        flat = keys
+    else:
+        largest = dense or attributes['distance'] in SIMILARITIES
+        payloads = _unit_outputs(layer)
+        items = [
+            (key, *(constant(key, value) for value in payload)) for key, payload in zip(keys, payloads, strict=True)
+        ]
+        flat = list(best_first(items, largest)[1:])
+    return result.apply(type(x)(np.array(flat, dtype=object), x.solver_options, hwconf=x.hwconf))
+
+
+def _unit_outputs(layer: Layer) -> np.ndarray:
+    """(n_units, output size): the layer's output when each unit is the BMU, from the reference."""
+    codebook = _codebook(layer)
+    labels = weights_of(layer, 'labels', 'label', 'ap') if 'labels' in layer.weights else None
+    units = np.arange(codebook.shape[0])
+    output = bmu_output(units, codebook, labels, layer.attributes, layer.types['result'])
+    return output.to_double().reshape(len(units), -1)
