@@ -15,17 +15,16 @@ from hls4ml.converters.builder import GraphBuilder, Origin
 from hls4ml.converters.config import config_from_graph
 from hls4ml.model.fixed import quantize
 from hls4ml.model.graph import ModelGraph
-from hls4ml.model.interpreter import interpret
 from hls4ml.model.ir import Graph
 from hls4ml.model.som_graphs import som_graph
 from hls4ml.model.types import FixedPrecisionType
 
 pytest.importorskip('da4ml', reason='the Verilog backend needs da4ml (pip install hls4ml[rtl])')
 
-from da4ml.trace import FixedVariableArray, FixedVariableArrayInput, comb_trace  # noqa: E402
+from da4ml.trace import FixedVariableArrayInput, comb_trace  # noqa: E402
+from verilog_programs import assert_program_matches_reference  # noqa: E402
 
 from hls4ml.backends.verilog.fixed import quantizer  # noqa: E402
-from hls4ml.backends.verilog.trace import trace_graph  # noqa: E402
 
 
 def verilog_model(graph_and_origin: tuple[Graph, dict[str, str]], tmp_path, hls_config: dict) -> ModelGraph:
@@ -34,20 +33,6 @@ def verilog_model(graph_and_origin: tuple[Graph, dict[str, str]], tmp_path, hls_
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', hls4ml.model.config.ExactTypeOverrideWarning)
         return ModelGraph(config, *graph_and_origin)
-
-
-def assert_program_matches_reference(model: ModelGraph, x: np.ndarray) -> None:
-    """The whole traced program (as da4ml evaluates it) equals the reference interpreter on `x`."""
-    traced = trace_graph(model.graph)
-    outputs = [value for array in traced.outputs for value in np.asarray(array._vars).ravel()]
-    like = traced.outputs[0]
-    program = comb_trace(traced.inputs[0], FixedVariableArray(np.array(outputs, dtype=object), like.solver_options))
-    (name,) = model.graph.inputs
-    source = model.graph.layers[model.graph.producer(name).name].types['result']
-    got = program.predict(quantize(x.reshape(len(x), -1), source, 'ap').to_double())
-    references, _ = interpret(model, x)
-    expected = np.concatenate([reference.to_double().reshape(len(x), -1) for reference in references], axis=1)
-    assert np.array_equal(got, expected)
 
 
 def topk_graph(k: int = 3) -> tuple[Graph, dict[str, str]]:
