@@ -1,7 +1,8 @@
 """The self-organizing map (Kind.SOM) as logic: distances to the constant codebook, then an argmin tree.
 
 Distances follow `nnet::som` step by step (`reference/som.py`): diff_j = x_j - w_nj exact, and every
-`acc = ...` a write into accum_t (squared Euclidean: acc + diff^2; Manhattan: acc + |diff|; Chebyshev:
+`acc = ...` a write into accum_t (squared Euclidean: acc + diff^2, computed exactly as x_j^2 - 2 w_nj x_j
++ w_nj^2 with one ROM of squares per input shared by every unit, so no multiplier; Manhattan: acc + |diff|; Chebyshev:
 the larger of acc and diff, then of acc and -diff; cosine: acc + x_j w_nj). Implementation 'dense'
 scores w_n . x - |w_n|^2 / 2 with the Dense accumulator (`products.accumulated`). The best-matching
 unit is a comparator tree whose right branch (the higher indices) wins only when strictly better, so
@@ -19,6 +20,7 @@ import numpy as np
 from hls4ml.backends.verilog.fixed import Quantizer, quantizer
 from hls4ml.backends.verilog.products import accumulated
 from hls4ml.backends.verilog.selection import Item, constant, detached, strictly_before
+from hls4ml.backends.verilog.tables import MAX_ROM_ENTRIES
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds.record import weights_of
@@ -50,13 +52,23 @@ def _codebook(layer: Layer) -> FixedArray:
     return quantize(layer.weights['codebook'], layer.types['codebook'], 'ap')
 
 
-def _step(acc: Any, value: Any, weight: float, distance: str, accum: Quantizer) -> Any:
-    """One `acc = ...` of the reference's distance loop."""
+def square(value: Any) -> Any:
+    """value * value: a ROM of the squares when the value takes at most MAX_ROM_ENTRIES values, else a
+    multiplier."""
+    count = int(round((value.high - value.low) / value.step)) + 1 if value.high != value.low else 1
+    if count == 1 or count > MAX_ROM_ENTRIES:
+        return value * value
+    grid = float(value.low) + float(value.step) * np.arange(count)
+    return value.lookup(grid * grid)
+
+
+def _step(acc: Any, value: Any, weight: float, distance: str, accum: Quantizer, squared: Any) -> Any:
+    """One `acc = ...` of the reference's distance loop; `squared`: value * value, shared by the units."""
     if distance == 'cosine':
         return accum.apply(acc + value * weight)
+    if distance == 'squared_euclidean':  # (x - w)^2 = x^2 - 2 w x + w^2 exactly: one square per input
+        return accum.apply(acc + (squared - value * (2 * weight) + weight * weight))
     diff = detached(value - weight)  # a zero weight leaves the input itself
-    if distance == 'squared_euclidean':
-        return accum.apply(acc + diff * diff)
     if distance == 'manhattan':
         return accum.apply(acc + abs(diff))
     acc = (acc - diff).is_negative().msb_mux(accum.apply(diff), acc)  # chebyshev: diff > acc
@@ -66,11 +78,12 @@ def _step(acc: Any, value: Any, weight: float, distance: str, accum: Quantizer) 
 def _distances(layer: Layer, row: np.ndarray, accum: Quantizer) -> list[Any]:
     codebook = _codebook(layer).to_double()
     distance = layer.attributes['distance']
+    squares = [square(value) if distance == 'squared_euclidean' else None for value in row]
     sums = []
     for unit in codebook:
         acc = accum.apply(constant(row[0], 0))
-        for value, weight in zip(row, unit, strict=True):
-            acc = _step(acc, value, float(weight), distance, accum)
+        for value, weight, squared in zip(row, unit, squares, strict=True):
+            acc = _step(acc, value, float(weight), distance, accum, squared)
         sums.append(acc)
     return sums
 
