@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from hls4ml.backends.verilog.affine import trace_batchnorm, trace_prelu
+from hls4ml.backends.verilog.affine import check_quantizer, trace_batchnorm, trace_prelu, trace_quantizer
 from hls4ml.backends.verilog.fixed import quantizer
 from hls4ml.backends.verilog.maps import check_som, trace_som
 from hls4ml.backends.verilog.pooling import trace_global_pooling, trace_pooling
@@ -80,6 +80,7 @@ def trace_move(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
 
 MERGES = {
     'add': lambda a, b: a + b,
+    'average': lambda a, b: (a + b) * 0.5,  # the exact half of the exact sum, as merge.average
     'subtract': lambda a, b: a - b,
     'multiply': lambda a, b: a * b,
     'maximum': lambda a, b: np.maximum(a, b),
@@ -120,6 +121,7 @@ RULES: dict[str, Rule] = {
     Kind.DEPTHWISE_CONV2D: Rule(trace=trace_depthwise),
     Kind.BATCH_NORMALIZATION: Rule(trace=trace_batchnorm),
     Kind.PRELU: Rule(trace=trace_prelu),
+    Kind.FIXED_POINT_QUANTIZER: Rule(trace=trace_quantizer, check=check_quantizer),
     Kind.MERGE: Rule(trace=trace_merge, check=_check_merge),
     Kind.SOFTMAX: Rule(trace=trace_softmax, check=check_softmax),
     Kind.TOPK: Rule(trace=trace_topk),

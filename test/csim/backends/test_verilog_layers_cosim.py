@@ -75,3 +75,30 @@ def test_depthwise_and_average_pooling_1d_with_narrow_types(tmp_path):
     )
     x = np.random.default_rng(10).uniform(-4, 4, (400, 7, 3))
     assert_bit_exact(model, tmp_path, 'ap_fixed<6,2>', x, {'DepthwiseConv1D', 'Pooling1D', 'GlobalPooling1D'})
+
+
+def test_hgq2_model_and_average_merge_are_bit_exact(tmp_path):
+    """An HGQ2 MLP (per-element FixedPointQuantizers, some pruned) and a Keras Average merge."""
+    import hgq_models
+
+    model = hgq_models.dense_model()
+    vitis, verilog = (
+        hgq_models.convert(model, tmp_path / backend, backend=backend) for backend in ('Vitis', 'Verilog')
+    )
+    x = hgq_models.inputs((hgq_models.DENSE_FEATURES,), 2000, seed=6)
+    verilog.compile()
+    assert np.array_equal(verilog.predict(x), vitis.predict(x))
+
+    first, second = keras.Input((4,)), keras.Input((4,))
+    merged = keras.Model([first, second], layers.Average()([first, second]))
+    config = hls4ml.utils.config_from_keras_model(merged, granularity='model', default_precision='ap_fixed<6,2>')
+    vitis, verilog = (
+        hls4ml.converters.convert_from_keras_model(
+            merged, hls_config=config, output_dir=str(tmp_path / f'merge_{backend}'), backend=backend
+        )
+        for backend in ('Vitis', 'Verilog')
+    )
+    rng = np.random.default_rng(11)
+    pair = [rng.uniform(-3, 3, (500, 4)), rng.uniform(-3, 3, (500, 4))]
+    verilog.compile()
+    assert np.array_equal(verilog.predict(pair), vitis.predict(pair))

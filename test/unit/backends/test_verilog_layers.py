@@ -111,3 +111,24 @@ def test_a_layer_fed_by_the_input_renders_with_its_own_cost(tmp_path):
     )
     project = render_rtl(convert(model, tmp_path, 'ap_fixed<8,3>', 'name').design)
     assert all(cost > 0 for cost in project.layer_costs.values())
+
+
+def test_average_merge_program_equals_the_reference(tmp_path):
+    first, second = keras.Input((5,)), keras.Input((5,))
+    model = keras.Model([first, second], keras.layers.Average()([first, keras.layers.Dense(5)(second)]))
+    for precision, granularity in PRECISIONS:
+        converted = convert(model, tmp_path, precision, granularity)
+        assert any(layer.attributes.get('op') == 'average' for layer in converted.graph.layers.values())
+        render_rtl(converted.design)  # two input ports: checked through the whole project
+
+
+@pytest.mark.parametrize('name', ['dense_model', 'table_model'])
+def test_hgq2_quantizers_program_equals_the_reference(tmp_path, name):
+    """HGQ2 models (heterogeneous per-element FixedPointQuantizers, some pruned; BatchNormalization, a
+    table activation, HGQ2's softmax) are expressed whole and exactly."""
+    import hgq_models
+
+    model = getattr(hgq_models, name)()
+    converted = hgq_models.convert(model, tmp_path, backend='Verilog')
+    assert 'FixedPointQuantizer' in {layer.kind for layer in converted.graph.layers.values()}
+    assert_program_matches_reference(converted, hgq_models.inputs((hgq_models.DENSE_FEATURES,), 400, seed=5))
