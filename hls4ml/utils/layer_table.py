@@ -59,7 +59,7 @@ def layer_table() -> str:
         '',
         f'Backends: {backends}. Every layer is C-simulated bit-exactly by `predict()`.',
         'The Verilog backend (`docs/verilog.md`) writes RTL instead and co-simulates it with Verilator; within',
-        'its kinds, merges are add/subtract/multiply/average/maximum/minimum, softmax is stable/latency, the Router',
+        'its kinds, merges are add/subtract/multiply/average/maximum/minimum, the Router',
         'has no capacity or Sinkhorn balancing, the SOM has no output activities, and other element-wise',
         'functions need inputs of at most 12 bits (sigmoid, tanh and softsign take any input through their',
         'table index).',

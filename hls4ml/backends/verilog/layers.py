@@ -17,11 +17,12 @@ import numpy as np
 
 from hls4ml.backends.verilog.affine import check_quantizer, trace_batchnorm, trace_prelu, trace_quantizer
 from hls4ml.backends.verilog.fixed import quantizer
+from hls4ml.backends.verilog.gathers import trace_interpolate, trace_reduce
 from hls4ml.backends.verilog.maps import check_som, trace_som
 from hls4ml.backends.verilog.pooling import trace_global_pooling, trace_pooling
 from hls4ml.backends.verilog.products import trace_conv, trace_dense, trace_depthwise
-from hls4ml.backends.verilog.selection import check_router, trace_router, trace_topk
-from hls4ml.backends.verilog.softmax import check_softmax, trace_softmax
+from hls4ml.backends.verilog.selection import check_router, trace_router, trace_softmax_argmax, trace_topk
+from hls4ml.backends.verilog.softmax import check_softmax, is_argmax, trace_softmax
 from hls4ml.backends.verilog.tables import check_element_wise, trace_element_wise
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph, Layer
@@ -100,6 +101,12 @@ def trace_merge(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
     return result_of(layer, MERGES[layer.attributes['op']](first, second))
 
 
+def _trace_softmax(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
+    """'argmax' is a comparator tree (`selection.py`); 'stable' and 'latency' read tables (`softmax.py`)."""
+    trace = trace_softmax_argmax if is_argmax(layer) else trace_softmax
+    return trace(layer, inputs, graph)
+
+
 MOVE_KINDS = (
     Kind.RESHAPE,
     Kind.TRANSPOSE,
@@ -109,6 +116,9 @@ MOVE_KINDS = (
     Kind.CROPPING1D,
     Kind.CROPPING2D,
     Kind.CLONE,
+    Kind.GATHER,
+    Kind.RESIZE,
+    Kind.RESIZE2D,
 )
 ELEMENT_WISE_KINDS = (Kind.ACTIVATION, Kind.PARAMETRIZED_ACTIVATION, Kind.HARD_ACTIVATION, Kind.UNARY_LUT)
 
@@ -123,7 +133,9 @@ RULES: dict[str, Rule] = {
     Kind.PRELU: Rule(trace=trace_prelu),
     Kind.FIXED_POINT_QUANTIZER: Rule(trace=trace_quantizer, check=check_quantizer),
     Kind.MERGE: Rule(trace=trace_merge, check=_check_merge),
-    Kind.SOFTMAX: Rule(trace=trace_softmax, check=check_softmax),
+    Kind.SOFTMAX: Rule(trace=_trace_softmax, check=check_softmax),
+    Kind.REDUCE: Rule(trace=trace_reduce),
+    Kind.INTERPOLATE: Rule(trace=trace_interpolate),
     Kind.TOPK: Rule(trace=trace_topk),
     Kind.SOM: Rule(trace=trace_som, check=check_som),
     Kind.ROUTER: Rule(trace=trace_router, check=check_router),

@@ -19,7 +19,7 @@ import numpy as np
 
 from hls4ml.backends.verilog.fixed import Quantizer, quantizer
 from hls4ml.backends.verilog.products import accumulated
-from hls4ml.backends.verilog.selection import Item, constant, detached, strictly_before
+from hls4ml.backends.verilog.selection import best_first, constant, detached
 from hls4ml.backends.verilog.tables import MAX_ROM_ENTRIES
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
@@ -32,20 +32,6 @@ REFUSED_OUTPUTS = {'activities': 'the activities (square roots and the exp table
 def check_som(layer: Layer, graph: Graph) -> list[str]:
     reason = REFUSED_OUTPUTS.get(layer.attributes['output'])
     return [f"{layer.describe()}: SOM output '{layer.attributes['output']}': {reason}"] if reason else []
-
-
-def best_first(items: list[Item], largest: bool) -> Item:
-    """The first best item (ties to the lowest position): a tree of pairwise comparators in which the
-    later item replaces the earlier one only when its key is strictly better."""
-    while len(items) > 1:
-        paired = []
-        for earlier, later in zip(items[0::2], items[1::2], strict=False):
-            take = strictly_before(later[0], earlier[0], largest)
-            paired.append(tuple(take.msb_mux(b, a) for a, b in zip(earlier, later, strict=True)))
-        if len(items) % 2:
-            paired.append(items[-1])
-        items = paired
-    return items[0]
 
 
 def _codebook(layer: Layer) -> FixedArray:

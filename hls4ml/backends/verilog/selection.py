@@ -7,6 +7,7 @@ front, and a swap happens only when the later item is strictly better, so equal 
 other and the order is the stable sort's. Each item is (key, value, index, payloads); a swap is one
 comparator (a subtraction's sign) and a multiplexer per field. The mask is decoded from the k selected
 indices; the router's gates read the same exp and reciprocal tables as the C++ (`softmax.table_read`).
+Softmax 'argmax' and the SOM's best-matching unit use `best_first`, a tree of the same comparators.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from hls4ml.backends.verilog.products import accumulated
 from hls4ml.backends.verilog.softmax import table_read
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import Kind
+from hls4ml.model.kinds.activations import softmax_row
 from hls4ml.model.kinds.record import fixed_input_type
 
 Item = tuple[Any, ...]  # (key, then the fields that travel with it)
@@ -50,6 +52,20 @@ def select_first(items: list[Item], k: int, largest: bool = True) -> list[Item]:
         for index in range(len(items) - 1, position, -1):
             items[index - 1], items[index] = compare_and_swap(items[index - 1], items[index], largest)
     return items[:k]
+
+
+def best_first(items: list[Item], largest: bool) -> Item:
+    """The first best item (ties to the lowest position): a tree of pairwise comparators in which the
+    later item replaces the earlier one only when its key is strictly better."""
+    while len(items) > 1:
+        paired = []
+        for earlier, later in zip(items[0::2], items[1::2], strict=False):
+            take = strictly_before(later[0], earlier[0], largest)
+            paired.append(tuple(take.msb_mux(b, a) for a, b in zip(earlier, later, strict=True)))
+        if len(items) % 2:
+            paired.append(items[-1])
+        items = paired
+    return items[0]
 
 
 def chosen_mask(indices: list[Any], size: int) -> list[Any]:
@@ -117,6 +133,20 @@ def trace_topk(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
     else:  # 'masked': x where selected, 0 elsewhere
         zero = constant(row[0], 0)
         flat = [bit.msb_mux(value, zero) for bit, value in zip(chosen_mask(indices, len(row)), row, strict=True)]
+    return quantizer(layer.types['result'], f'{layer.describe()} result type').apply(_array(inputs[0], flat))
+
+
+# ---- Softmax 'argmax': the one-hot of the first maximum of each row ---------------------------------
+
+
+def trace_softmax_argmax(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
+    """An argmax tree per row whose candidates carry their one-hot row (1 and 0 in the result type)."""
+    rows = np.asarray(inputs[0]._vars).ravel().reshape(-1, softmax_row(layer))
+    flat = []
+    for row in rows:
+        size = len(row)
+        items = [(value, *(constant(value, float(i == j)) for j in range(size))) for i, value in enumerate(row)]
+        flat += list(best_first(items, largest=True)[1:])
     return quantizer(layer.types['result'], f'{layer.describe()} result type').apply(_array(inputs[0], flat))
 
 

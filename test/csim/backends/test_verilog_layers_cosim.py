@@ -1,5 +1,6 @@
-"""The Verilog backend's pooling (average and max, padded), BatchNormalization, PReLU and depthwise
-convolutions in two small Keras models against the Vitis C-simulation: Verilator predict bit-exact.
+"""The Verilog backend's pooling (average and max, padded), BatchNormalization, PReLU, depthwise
+convolutions, HGQ2's quantizers, merge 'average', the gathers (Gather, Reduce, Interpolate) and softmax
+'argmax' in small Keras and PyTorch models against the Vitis C-simulation: Verilator predict bit-exact.
 Skips, naming the tool, where Verilator is not installed (scripts/setup_env.sh installs it)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+import torch  # noqa: E402
 
 import hls4ml  # noqa: E402
 
@@ -102,3 +104,40 @@ def test_hgq2_model_and_average_merge_are_bit_exact(tmp_path):
     pair = [rng.uniform(-3, 3, (500, 4)), rng.uniform(-3, 3, (500, 4))]
     verilog.compile()
     assert np.array_equal(verilog.predict(pair), vitis.predict(pair))
+
+
+class Gathers(torch.nn.Module):
+    """Slicing (Gather), max and mean (Reduce, BatchNormalization), bilinear upsampling (Interpolate)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        upsampled = torch.nn.functional.interpolate(x, scale_factor=2, mode='bilinear', align_corners=False)
+        parts = [x[:, :, 1:4:2], torch.amax(x, dim=2), x.mean(dim=2), upsampled]
+        return torch.cat([part.flatten(1) for part in parts], dim=1)
+
+
+def test_gathers_and_softmax_argmax_are_bit_exact(tmp_path):
+    config = {'Model': {'Precision': 'fixed<7,3,RND,SAT>', 'ReuseFactor': 1}, 'InputShape': (2, 3, 4)}
+    vitis, verilog = (
+        hls4ml.converters.convert_from_pytorch_model(
+            Gathers().eval(), hls_config=config, output_dir=str(tmp_path / backend), backend=backend
+        )
+        for backend in ('Vitis', 'Verilog')
+    )
+    assert {'Gather', 'Reduce', 'Interpolate'} <= {layer.kind for layer in verilog.graph.layers.values()}
+    x = np.random.default_rng(12).uniform(-4, 4, (500, 2, 3, 4))
+    verilog.compile()
+    assert np.array_equal(verilog.predict(x), vitis.predict(x))
+
+    keras.utils.set_random_seed(4)
+    model = keras.Sequential([keras.Input((6,)), layers.Dense(4), layers.Softmax(name='choice')])
+    config = hls4ml.utils.config_from_keras_model(model, granularity='name', default_precision='ap_fixed<5,2>')
+    config['LayerName']['choice']['Implementation'] = 'argmax'
+    vitis, verilog = (
+        hls4ml.converters.convert_from_keras_model(
+            model, hls_config=config, output_dir=str(tmp_path / f'argmax_{backend}'), backend=backend
+        )
+        for backend in ('Vitis', 'Verilog')
+    )
+    x = np.random.default_rng(13).integers(-4, 4, (500, 6)) / 2
+    verilog.compile()
+    assert np.array_equal(verilog.predict(x), vitis.predict(x))
