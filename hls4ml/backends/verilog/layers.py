@@ -17,7 +17,7 @@ import numpy as np
 
 from hls4ml.backends.verilog.affine import check_quantizer, trace_batchnorm, trace_prelu, trace_quantizer
 from hls4ml.backends.verilog.fixed import quantizer
-from hls4ml.backends.verilog.gathers import trace_interpolate, trace_reduce
+from hls4ml.backends.verilog.gathers import check_embedding, trace_embedding, trace_interpolate, trace_reduce
 from hls4ml.backends.verilog.maps import check_som, trace_som
 from hls4ml.backends.verilog.pooling import trace_global_pooling, trace_pooling
 from hls4ml.backends.verilog.products import trace_conv, trace_dense, trace_depthwise
@@ -136,6 +136,7 @@ RULES: dict[str, Rule] = {
     Kind.SOFTMAX: Rule(trace=_trace_softmax, check=check_softmax),
     Kind.REDUCE: Rule(trace=trace_reduce),
     Kind.INTERPOLATE: Rule(trace=trace_interpolate),
+    Kind.EMBEDDING: Rule(trace=trace_embedding, check=check_embedding),
     Kind.TOPK: Rule(trace=trace_topk),
     Kind.SOM: Rule(trace=trace_som, check=check_som),
     Kind.ROUTER: Rule(trace=trace_router, check=check_router),

@@ -141,3 +141,19 @@ def test_gathers_and_softmax_argmax_are_bit_exact(tmp_path):
     x = np.random.default_rng(13).integers(-4, 4, (500, 6)) / 2
     verilog.compile()
     assert np.array_equal(verilog.predict(x), vitis.predict(x))
+
+
+def test_embedding_is_bit_exact(tmp_path):
+    keras.utils.set_random_seed(3)
+    model = keras.Sequential([keras.Input((5,), name='tokens'), layers.Embedding(7, 3), layers.Flatten()])
+    config = hls4ml.utils.config_from_keras_model(model, granularity='name', default_precision='ap_fixed<8,3>')
+    config['LayerName']['tokens']['Precision'] = 'ap_int<5>'
+    vitis, verilog = (
+        hls4ml.converters.convert_from_keras_model(
+            model, hls_config=config, output_dir=str(tmp_path / backend), backend=backend
+        )
+        for backend in ('Vitis', 'Verilog')
+    )
+    x = np.random.default_rng(14).integers(-3, 11, (500, 5)).astype(np.float64)  # some outside the vocabulary
+    verilog.compile()
+    assert np.array_equal(verilog.predict(x), vitis.predict(x))

@@ -69,3 +69,23 @@ def test_softmax_argmax_is_the_first_maximum(tmp_path):
     assert converted.graph.layers['choice'].attributes['implementation'] == 'argmax'
     x = np.random.default_rng(5).integers(-4, 4, (500, 6)) / 2  # coarse: many tied maxima
     assert_program_matches_reference(converted, x)
+
+
+def embedding_model(tmp_path, index_precision: str):
+    import keras
+
+    keras.utils.set_random_seed(3)
+    model = keras.Sequential([keras.Input((5,), name='tokens'), keras.layers.Embedding(7, 3, name='embed')])
+    config = hls4ml.utils.config_from_keras_model(model, granularity='name', default_precision='ap_fixed<8,3>')
+    config['LayerName']['tokens']['Precision'] = index_precision
+    return hls4ml.converters.convert_from_keras_model(
+        model, hls_config=config, output_dir=str(tmp_path / 'prj'), backend='Verilog'
+    )
+
+
+def test_embedding_reads_rows_and_zeros_outside_the_vocabulary(tmp_path):
+    x = np.random.default_rng(6).integers(-3, 11, (300, 5)).astype(np.float64)  # -3..10 of a vocabulary of 7
+    for precision in ('ap_int<5>', 'ap_uint<3>'):
+        assert_program_matches_reference(embedding_model(tmp_path, precision), x)
+    with pytest.raises(ValueError, match=r'embed.*index type int<13>.*at most 12 bits'):
+        embedding_model(tmp_path, 'ap_int<13>')
