@@ -8,7 +8,8 @@ scores w_n . x - |w_n|^2 / 2 with the Dense accumulator (`products.accumulated`)
 unit is a comparator tree whose right branch (the higher indices) wins only when strictly better, so
 ties go to the lowest index as the reference's scan does; each candidate carries the layer's output
 for that unit (the reference's own `bmu_output` of every unit, as constants), so the multiplexers of
-the tree deliver the output. Output 'activities' (square roots and the exp table) is refused by name.
+the tree deliver the output. Output 'activities' reads the exp table at the gap to the best unit's
+distance (Manhattan, Chebyshev, cosine); of squared Euclidean distances (square roots) it is refused.
 """
 
 from __future__ import annotations
@@ -24,14 +25,17 @@ from hls4ml.backends.verilog.tables import MAX_ROM_ENTRIES
 from hls4ml.model.fixed import FixedArray, quantize
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds.record import weights_of
-from hls4ml.model.reference.som import SIMILARITIES, bmu_output, score_biases, score_weights
-
-REFUSED_OUTPUTS = {'activities': 'the activities (square roots and the exp table) have no Verilog logic yet'}
+from hls4ml.model.reference.som import SIMILARITIES, activity_table, bmu_output, score_biases, score_weights
 
 
 def check_som(layer: Layer, graph: Graph) -> list[str]:
-    reason = REFUSED_OUTPUTS.get(layer.attributes['output'])
-    return [f"{layer.describe()}: SOM output '{layer.attributes['output']}': {reason}"] if reason else []
+    attributes = layer.attributes
+    if attributes['output'] == 'activities' and attributes['distance'] == 'squared_euclidean':
+        return [
+            f"{layer.describe()}: SOM output 'activities' of squared Euclidean distances takes square roots, "
+            "which have no Verilog logic yet (use distance 'manhattan', 'chebyshev' or 'cosine')"
+        ]
+    return []
 
 
 def _codebook(layer: Layer) -> FixedArray:
@@ -92,6 +96,8 @@ def trace_som(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
     keys = _scores(layer, x, accum) if dense else _distances(layer, np.asarray(x._vars).ravel(), accum)
     if attributes['output'] == 'distances':
         flat = keys
+    elif attributes['output'] == 'activities':
+        flat = _activities(layer, keys, accum)
     else:
         largest = dense or attributes['distance'] in SIMILARITIES
         payloads = _unit_outputs(layer)
@@ -100,6 +106,32 @@ def trace_som(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
         ]
         flat = list(best_first(items, largest)[1:])
     return result.apply(type(x)(np.array(flat, dtype=object), x.solver_options, hwconf=x.hwconf))
+
+
+def _activities(layer: Layer, keys: list[Any], accum: Quantizer) -> list[Any]:
+    """exp(-gap / beta) per unit from the activity table: gap = d_n - d_bmu (similarities: the other way),
+    written into the table's index type, then a ROM over those values holding the entry of slot
+    (raw + 1) >> 1, or 0 past the table, as `reference.som_activities` reads it."""
+    attributes = layer.attributes
+    table = activity_table(attributes, layer.types['accum'], layer.types.get('table'), 'ap')
+    similarity = attributes['distance'] in SIMILARITIES
+    best = best_first([(key,) for key in keys], similarity)[0]
+    index = quantizer(table.index_type, f'{layer.describe()} activity index type')
+    entries = table.values.to_double()
+    outputs = []
+    for key in keys:
+        slot_value = index.apply(best - key if similarity else key - best)
+        outputs.append(_table_read(slot_value, entries, table.index_type.fractional))
+    return outputs
+
+
+def _table_read(value: Any, entries: np.ndarray, fraction: int) -> Any:
+    count = int(round((value.high - value.low) / value.step)) + 1 if value.high != value.low else 1
+    raw = np.round((float(value.low) + float(value.step) * np.arange(count)) * 2.0**fraction).astype(np.int64)
+    slots = (raw + 1) >> 1  # negative slots (a gap below 0) cannot occur: their entries are never read
+    inside = (slots >= 0) & (slots < entries.size)
+    read = np.where(inside, entries[np.clip(slots, 0, entries.size - 1)], 0.0)
+    return constant(value, read[0]) if count == 1 else value.lookup(read)
 
 
 def _unit_outputs(layer: Layer) -> np.ndarray:

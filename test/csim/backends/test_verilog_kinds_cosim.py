@@ -96,6 +96,7 @@ CODEBOOK = np.random.default_rng(4).integers(-8, 8, (6, 3)) / 4
         ('chebyshev', 'distance', 'distances', None),
         ('cosine', 'distance', 'label', 'ufixed<5,2>'),  # similarities that wrap (negative into unsigned)
         ('cosine', 'dense', 'quantized', None),
+        ('manhattan', 'distance', 'activities', None),  # the exp table at the gap to the best unit
     ],
 )
 def test_som_is_bit_exact(tmp_path, distance, implementation, output, accum):

@@ -102,9 +102,15 @@ def test_som_dense_implementation_equals_the_reference(tmp_path, distance):
     assert_program_matches_reference(som_model(tmp_path, distance, 'index', implementation='dense'), x)
 
 
-def test_som_activities_and_resom_are_refused_by_name(tmp_path):
-    with pytest.raises(ValueError, match=r"som.*SOM output 'activities'"):
-        som_model(tmp_path, 'manhattan', 'activities')
+@pytest.mark.parametrize('distance', ['manhattan', 'chebyshev', 'cosine'])
+def test_som_activities_equal_the_reference(tmp_path, distance):
+    x = np.random.default_rng(7).integers(-12, 12, (300, 3)) / 4
+    assert_program_matches_reference(som_model(tmp_path, distance, 'activities'), x)
+
+
+def test_squared_euclidean_activities_and_resom_are_refused_by_name(tmp_path):
+    with pytest.raises(ValueError, match=r"som.*SOM output 'activities' of squared Euclidean.*square roots"):
+        som_model(tmp_path, 'squared_euclidean', 'activities')
     from hls4ml.backends.verilog.backend import GAPS
 
     assert {'ReSOM', 'ReSOMMaps', 'SoftTopK', 'ExpertChoiceRouter'} <= {kind for kind, _ in GAPS}
