@@ -9,8 +9,11 @@ one of them is refused by name rather than approximated.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from hls4ml.model.types import FixedPrecisionType, PrecisionType, RoundingMode, SaturationMode
 
@@ -33,8 +36,24 @@ class Quantizer:
     rounding: str
 
     def apply(self, values: Any) -> Any:
-        """`values` (a da4ml FixedVariableArray) written into the type."""
+        """`values` (a da4ml FixedVariableArray or FixedVariable) written into the type."""
+        if self.overflow == 'WRAP' and not self.signed:
+            values = _lifted(values, 2.0**self.integer)
         return values.quantize(self.signed, self.integer, self.fraction, self.overflow, self.rounding)
+
+
+def _lifted(values: Any, modulus: float) -> Any:
+    """`values` with a multiple of `modulus` added where a value can be negative, so none can.
+
+    da4ml 0.6 wraps a possibly negative value into an unsigned type modulo the input's own width when
+    that is narrower than the type's (-0.125 into ufixed<5,2> gives 1.875, not 3.875). Adding a multiple
+    of the type's modulus changes neither the rounding (it lies on the grid) nor the wrapped result."""
+    if not hasattr(values, '_vars'):
+        low = float(values.low)
+        return values + modulus * math.ceil(-low / modulus) if low < 0 else values
+    flat = [_lifted(value, modulus) for value in np.asarray(values._vars).ravel()]
+    lifted = np.array(flat, dtype=object).reshape(np.asarray(values._vars).shape)
+    return type(values)(lifted, values.solver_options, hwconf=values.hwconf)
 
 
 def quantizer(precision: PrecisionType, where: str) -> Quantizer:

@@ -15,9 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from hls4ml.backends.verilog.affine import check_quantizer, trace_batchnorm, trace_prelu, trace_quantizer
 from hls4ml.backends.verilog.fixed import quantizer
-from hls4ml.backends.verilog.products import trace_conv, trace_dense, window_taps
-from hls4ml.backends.verilog.softmax import check_softmax, trace_softmax
+from hls4ml.backends.verilog.gathers import check_embedding, trace_embedding, trace_interpolate, trace_reduce
+from hls4ml.backends.verilog.maps import check_som, trace_som
+from hls4ml.backends.verilog.pooling import trace_global_pooling, trace_pooling
+from hls4ml.backends.verilog.products import trace_conv, trace_dense, trace_depthwise
+from hls4ml.backends.verilog.selection import check_router, trace_router, trace_softmax_argmax, trace_topk
+from hls4ml.backends.verilog.softmax import check_softmax, is_argmax, trace_softmax
 from hls4ml.backends.verilog.tables import check_element_wise, trace_element_wise
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph, Layer
@@ -76,6 +81,7 @@ def trace_move(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
 
 MERGES = {
     'add': lambda a, b: a + b,
+    'average': lambda a, b: (a + b) * 0.5,  # the exact half of the exact sum, as merge.average
     'subtract': lambda a, b: a - b,
     'multiply': lambda a, b: a * b,
     'maximum': lambda a, b: np.maximum(a, b),
@@ -95,64 +101,10 @@ def trace_merge(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
     return result_of(layer, MERGES[layer.attributes['op']](first, second))
 
 
-# ---- max pooling -----------------------------------------------------------------------------------
-
-
-def _check_pooling(layer: Layer, graph: Graph) -> list[str]:
-    if layer.attributes['pool_op'] == 'max':
-        return []
-    return [f'{layer.describe()}: average pooling divides by the window count, which has no Verilog logic yet']
-
-
-def _pool_windows(layer: Layer) -> np.ndarray:
-    """(output element, window tap) -> input index, -1 for padding: the reference pooling run on indices
-    in a wide type, one tap at a time (a max over one-hot windows reveals each tap)."""
-    attributes = layer.attributes
-    two_d = 'in_height' in attributes
-    pool = (attributes.get('pool_height', 1) if two_d else 1, attributes['pool_width'])
-    geometry = {
-        'in_height': attributes.get('in_height', 1),
-        'in_width': attributes['in_width'],
-        'n_chan': attributes['n_chan'],
-        'filt_height': pool[0],
-        'filt_width': pool[1],
-        'stride_height': attributes.get('stride_height', 1) if two_d else 1,
-        'stride_width': attributes['stride_width'],
-        **{name: attributes.get(name, 0) for name in ('pad_top', 'pad_bottom', 'pad_left', 'pad_right')},
-    }
-    probe = Layer(layer.name, Kind.CONV2D, layer.inputs, layer.outputs, geometry)
-    taps = window_taps(probe)  # (pixels, kh*kw*channels) in (kh, kw, c) order
-    channels = attributes['n_chan']
-    per_channel = taps.reshape(taps.shape[0], -1, channels).transpose(0, 2, 1)
-    return per_channel.reshape(-1, per_channel.shape[2])
-
-
-def trace_max_pool(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
-    flat = np.asarray(inputs[0]._vars).ravel()
-    outputs = []
-    for window in _pool_windows(layer):
-        values = [flat[index] for index in window if index >= 0]
-        best = values[0]
-        for value in values[1:]:
-            best = best.max_of(value)
-        outputs.append(best)
-    return result_of(layer, _array(inputs[0], outputs))
-
-
-def _check_global_pooling(layer: Layer, graph: Graph) -> list[str]:
-    return _check_pooling(layer, graph)
-
-
-def trace_global_max_pool(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
-    channels = layer.attributes['n_chan']
-    flat = np.asarray(inputs[0]._vars).ravel().reshape(-1, channels)
-    outputs = []
-    for channel in range(channels):
-        best = flat[0, channel]
-        for value in flat[1:, channel]:
-            best = best.max_of(value)
-        outputs.append(best)
-    return result_of(layer, _array(inputs[0], outputs))
+def _trace_softmax(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
+    """'argmax' is a comparator tree (`selection.py`); 'stable' and 'latency' read tables (`softmax.py`)."""
+    trace = trace_softmax_argmax if is_argmax(layer) else trace_softmax
+    return trace(layer, inputs, graph)
 
 
 MOVE_KINDS = (
@@ -164,6 +116,9 @@ MOVE_KINDS = (
     Kind.CROPPING1D,
     Kind.CROPPING2D,
     Kind.CLONE,
+    Kind.GATHER,
+    Kind.RESIZE,
+    Kind.RESIZE2D,
 )
 ELEMENT_WISE_KINDS = (Kind.ACTIVATION, Kind.PARAMETRIZED_ACTIVATION, Kind.HARD_ACTIVATION, Kind.UNARY_LUT)
 
@@ -172,12 +127,23 @@ RULES: dict[str, Rule] = {
     Kind.DENSE: Rule(trace=trace_dense),
     Kind.CONV1D: Rule(trace=trace_conv),
     Kind.CONV2D: Rule(trace=trace_conv),
+    Kind.DEPTHWISE_CONV1D: Rule(trace=trace_depthwise),
+    Kind.DEPTHWISE_CONV2D: Rule(trace=trace_depthwise),
+    Kind.BATCH_NORMALIZATION: Rule(trace=trace_batchnorm),
+    Kind.PRELU: Rule(trace=trace_prelu),
+    Kind.FIXED_POINT_QUANTIZER: Rule(trace=trace_quantizer, check=check_quantizer),
     Kind.MERGE: Rule(trace=trace_merge, check=_check_merge),
-    Kind.SOFTMAX: Rule(trace=trace_softmax, check=check_softmax),
-    Kind.POOLING1D: Rule(trace=trace_max_pool, check=_check_pooling),
-    Kind.POOLING2D: Rule(trace=trace_max_pool, check=_check_pooling),
-    Kind.GLOBAL_POOLING1D: Rule(trace=trace_global_max_pool, check=_check_global_pooling),
-    Kind.GLOBAL_POOLING2D: Rule(trace=trace_global_max_pool, check=_check_global_pooling),
+    Kind.SOFTMAX: Rule(trace=_trace_softmax, check=check_softmax),
+    Kind.REDUCE: Rule(trace=trace_reduce),
+    Kind.INTERPOLATE: Rule(trace=trace_interpolate),
+    Kind.EMBEDDING: Rule(trace=trace_embedding, check=check_embedding),
+    Kind.TOPK: Rule(trace=trace_topk),
+    Kind.SOM: Rule(trace=trace_som, check=check_som),
+    Kind.ROUTER: Rule(trace=trace_router, check=check_router),
+    Kind.POOLING1D: Rule(trace=trace_pooling),
+    Kind.POOLING2D: Rule(trace=trace_pooling),
+    Kind.GLOBAL_POOLING1D: Rule(trace=trace_global_pooling),
+    Kind.GLOBAL_POOLING2D: Rule(trace=trace_global_pooling),
     **{kind: Rule(trace=trace_move) for kind in MOVE_KINDS},
     **{kind: Rule(trace=trace_element_wise, check=check_element_wise) for kind in ELEMENT_WISE_KINDS},
 }

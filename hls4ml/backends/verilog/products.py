@@ -198,3 +198,23 @@ def trace_conv(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
     windows = np.array([[flat[t] if t >= 0 else zero for t in row] for row in taps], dtype=object)
     rows = _array(inputs[0], windows.tolist())
     return dense_traced(rows, weights, biases, layer).reshape(-1)
+
+
+def trace_depthwise(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
+    """Each channel a dense over its own window taps (one adder graph per channel, shared by the pixels);
+    padded taps are the constant 0, which the accumulator adds as the C++ does."""
+    taps = window_taps(layer)
+    channels = layer.attributes['n_chan']
+    per_channel = taps.reshape(taps.shape[0], -1, channels)  # (pixels, kh*kw, channels)
+    weights = constants(layer, 'weight', 'weight').reshape(per_channel.shape[1], channels)
+    biases = constants(layer, 'bias', 'bias', (channels,))
+    flat = np.asarray(inputs[0]._vars).ravel()
+    zero = _constant(inputs[0], 0.0)
+    columns = []
+    for channel in range(channels):
+        windows = [[flat[t] if t >= 0 else zero for t in row] for row in per_channel[:, :, channel]]
+        column = dense_traced(
+            _array(inputs[0], windows), weights[:, channel : channel + 1], biases[channel : channel + 1], layer
+        )
+        columns.append(np.asarray(column._vars).reshape(-1))
+    return _array(inputs[0], np.stack(columns, axis=1).reshape(-1).tolist())

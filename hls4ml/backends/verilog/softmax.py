@@ -22,7 +22,7 @@ from hls4ml.model.kinds.activations import softmax_row
 from hls4ml.model.kinds.record import fixed_input_type
 from hls4ml.model.tables import TableSpec
 
-IMPLEMENTATIONS = ('stable', 'latency')
+IMPLEMENTATIONS = ('stable', 'latency', 'argmax')  # argmax: selection.trace_softmax_argmax
 
 
 def check_softmax(layer: Layer, graph: Graph) -> list[str]:
@@ -30,6 +30,10 @@ def check_softmax(layer: Layer, graph: Graph) -> list[str]:
     if implementation in IMPLEMENTATIONS:
         return []
     return [f"{layer.describe()}: softmax implementation '{implementation}' has no Verilog logic (use 'stable')"]
+
+
+def is_argmax(layer: Layer) -> bool:
+    return layer.attributes['implementation'] == 'argmax'
 
 
 def table_read(value: Any, spec: TableSpec, where: str) -> Any:
