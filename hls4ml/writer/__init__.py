@@ -26,6 +26,7 @@ from hls4ml.backends.script_values import check_output_dir
 from hls4ml.csim.compiler import SourceTree
 from hls4ml.csim.simulation import CSimInterface
 from hls4ml.model.names import check_project_name
+from hls4ml.writer.csim_weights import weights_as_data
 from hls4ml.writer.files import project_lock, remove_stale, write_files
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
@@ -129,6 +130,14 @@ def write_project(design: Design) -> WrittenProject:
     return WrittenProject(output_dir, _interface(files, project, design.backend))
 
 
+def _simulation_files(files: dict[str, bytes], project: ProjectContext, backend: Backend) -> dict[str, bytes]:
+    """What the C-simulation compiles: the bridge and firmware/ as written, its weights as data."""
+    firmware = _in_sources(backend, 'firmware')
+    bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
+    sources = {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')}
+    return weights_as_data(sources, project.arrays, _environment(backend.template_dir), firmware)
+
+
 @functools.cache
 def static_library_files() -> dict[str, bytes]:
     """The C++ libraries every project carries (path under firmware/ -> content), read once per process."""
@@ -176,7 +185,7 @@ def _interface(files: dict[str, bytes], project: ProjectContext, backend: Backen
     bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
     internal, external = include_dirs(firmware)
     sources = SourceTree(
-        {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')},
+        _simulation_files(files, project, backend),
         bridge,
         internal,
         external,
