@@ -35,6 +35,7 @@ STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmw
     ('stream', 'ap_types'),
     ('nnet', 'nnet_utils'),
 )
+CSIM_PRELUDE, CSIM_PRELUDE_TEMPLATE = 'csim_prelude.h', 'common/csim_prelude.h.j2'  # precompiled (csim/precompiled.py)
 
 
 @functools.cache
@@ -135,7 +136,9 @@ def _simulation_files(files: dict[str, bytes], project: ProjectContext, backend:
     firmware = _in_sources(backend, 'firmware')
     bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
     sources = {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')}
-    return weights_as_data(sources, project.arrays, _environment(backend.template_dir), firmware)
+    environment = _environment(backend.template_dir)
+    sources[f'{firmware}/{CSIM_PRELUDE}'] = environment.get_template(CSIM_PRELUDE_TEMPLATE).render(p=project).encode()
+    return weights_as_data(sources, project.arrays, environment, firmware)
 
 
 @functools.cache
@@ -190,6 +193,8 @@ def _interface(files: dict[str, bytes], project: ProjectContext, backend: Backen
         internal,
         external,
         backend.csim_defines,
+        prelude=f'{firmware}/{CSIM_PRELUDE}',
+        library_dirs=tuple(sorted({f'{firmware}/{destination}' for _, destination in STATIC_LIBRARIES})),
     )
     return CSimInterface(
         project.project_name, sources, ports(project.inputs), ports(project.outputs), ports(project.traces)

@@ -44,7 +44,8 @@ def test_weights_compile_as_blobs_with_the_bits_of_the_literal_headers(tmp_path)
         header = files[blob.replace('.bin', '.h')].decode()
         assert '.incbin' in header and '_VALUES' not in header
         assert '_VALUES' in (written.path / blob.replace('.bin', '.h')).read_text()  # the HLS project keeps literals
-    literal_files = {path: (written.path / path).read_bytes() for path in files if not path.endswith('.bin')}
+    on_disk = {path: (written.path / path).read_bytes() for path in files if (written.path / path).is_file()}
+    literal_files = {**{path: content for path, content in files.items() if not path.endswith('.bin')}, **on_disk}
     literal = dataclasses.replace(written.csim, sources=dataclasses.replace(written.csim.sources, files=literal_files))
     x = np.random.default_rng(1).uniform(-4, 4, (500, 6))
     from_blobs = Simulation.build(written.csim).predict(x)
