@@ -222,7 +222,7 @@ def _precompiled_header(sources: SourceTree, version: str, cache: Path, base: li
     """The flags that use the sources' precompiled header when it is built; else none, and its build
     started in the background for the next compile (hls4ml/csim/precompiled.py)."""
     precompiled.reap()
-    if not precompiled.enabled(sources):
+    if not precompiled.enabled(sources, version):
         return []
     key = precompiled.header_key(sources, version, (*CXX_FLAGS, *target_flags()))
     folder = precompiled.lookup(sources, key, cache)

@@ -89,8 +89,11 @@ def reap(wait: bool = False) -> None:
 atexit.register(reap, wait=True)
 
 
-def enabled(sources: SourceTree) -> bool:
-    return bool(sources.prelude) and not sources.external_includes and os.environ.get(PCH_ENV, '1') != '0'
+def enabled(sources: SourceTree, compiler_line: str) -> bool:
+    """Whether to precompile: a prelude, no vendor headers, GCC (clang refuses a .gch it cannot use
+    instead of falling back to the text), and not turned off."""
+    wanted = os.environ.get(PCH_ENV, '1') != '0' and 'clang' not in compiler_line.lower()
+    return wanted and bool(sources.prelude) and not sources.external_includes
 
 
 def header_key(sources: SourceTree, compiler_line: str, flags: tuple[str, ...]) -> str:
