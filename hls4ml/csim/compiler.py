@@ -214,7 +214,13 @@ def _build(sources: SourceTree, cxx: str, version: str, cache: Path) -> Path:
         output = root / 'library.so'
         base = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
         header_flags = _precompiled_header(sources, version, cache, base)
-        _run_compiler([*base, *header_flags, sources.translation_unit, '-o', output.name], root)
+        try:
+            _run_compiler([*base, *header_flags, sources.translation_unit, '-o', output.name], root)
+        except CompilationError:
+            if not header_flags:
+                raise
+            # the header was pruned meanwhile, or does not suit: the plain compile decides
+            _run_compiler([*base, sources.translation_unit, '-o', output.name], root)
         return _store(output, cache / 'lib')
 
 

@@ -34,6 +34,7 @@ from hls4ml.csim.target import target_key
 
 PCH_ENV = 'HLS4ML_CSIM_PCH'
 FAILED_MARK = 'failed'
+KEPT = 16  # precompiled headers kept in a cache (the most recently used)
 
 
 class SourceTree(Protocol):
@@ -123,6 +124,10 @@ def lookup(sources: SourceTree, key: str, cache: Path) -> Path | None:
     """The folder of the built header of `key`, or None when it is not (or could not be) built."""
     folder = cache / 'pch' / key
     gch = folder / f'{Path(sources.prelude).name}.gch'
+    try:
+        os.utime(folder)  # recently used: pruned last
+    except OSError:
+        return None
     return folder if gch.is_file() else None
 
 
@@ -168,3 +173,19 @@ def _publish(target: Path, output: Path | None) -> None:
         os.rename(staged, target)
     except OSError:  # published meanwhile by another process
         shutil.rmtree(staged, ignore_errors=True)
+    _prune(target.parent)
+
+
+def _prune(folder: Path) -> None:
+    """Keep the KEPT most recently used headers (each is some 20 MB); a compile that loses its header
+    to this meanwhile compiles again without it (hls4ml/csim/compiler.py)."""
+    built = sorted((path for path in folder.iterdir() if not path.name.startswith('.')), key=_used, reverse=True)
+    for stale in built[KEPT:]:
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def _used(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

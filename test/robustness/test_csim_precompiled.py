@@ -5,6 +5,7 @@ is built from, and a header that fails to build never stops a library from compi
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import numpy as np
@@ -101,3 +102,26 @@ def test_it_can_be_turned_off(tmp_path, cache, monkeypatch) -> None:
     convert(mlp(seed=0), tmp_path / 'prj').compile()
     precompiled.reap(wait=True)
     assert not list(cache.glob('pch/*'))
+
+
+def test_a_header_pruned_while_in_use_falls_back_to_the_plain_compile(tmp_path, cache, commands, monkeypatch) -> None:
+    monkeypatch.setattr(precompiled, 'lookup', lambda sources, key, folder: folder / 'pch' / 'pruned-meanwhile')
+    hls_model = convert(mlp(seed=2), tmp_path / 'prj')
+    hls_model.compile()
+    assert '-include' in commands[0] and '-include' not in commands[1]
+    x = inputs(hls_model)
+    np.testing.assert_array_equal(hls_model.predict(x), emulated(hls_model, x))
+
+
+def test_only_the_most_recently_used_headers_are_kept(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(precompiled, 'KEPT', 2)
+    folder = tmp_path / 'pch'
+    for index, name in enumerate(('old', 'newer', 'newest')):
+        (folder / name).mkdir(parents=True)
+        os.utime(folder / name, (1000 + index, 1000 + index))
+    output = tmp_path / 'build' / 'csim_prelude.h.gch'
+    output.parent.mkdir()
+    output.write_bytes(b'gch')
+    output.with_suffix('').write_text('// prelude\n')
+    precompiled._publish(folder / 'fresh', output)
+    assert sorted(path.name for path in folder.iterdir()) == ['fresh', 'newest']
