@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -61,6 +61,7 @@ class PendingHeader:
     output: Path
     target: Path
     lock: int
+    owner: int = field(default_factory=os.getpid)  # a forked child neither waits for it nor publishes it
 
     def finish(self, timeout: float) -> None:
         try:
@@ -80,7 +81,8 @@ class PendingHeader:
 def reap(wait: bool = False) -> None:
     """Publish the background builds that are done (all of them, waiting, if `wait`)."""
     with _PENDING_LOCK:
-        done = [pending for pending in _PENDING if wait or pending.process.poll() is not None]
+        mine = [pending for pending in _PENDING if pending.owner == os.getpid()]
+        done = [pending for pending in mine if wait or pending.process.poll() is not None]
         for pending in done:
             _PENDING.remove(pending)
     for pending in done:
