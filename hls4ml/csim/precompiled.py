@@ -40,12 +40,18 @@ KEPT = 16  # precompiled headers kept in a cache (the most recently used)
 class SourceTree(Protocol):
     """What this module reads of hls4ml.csim.compiler.SourceTree (which imports this module)."""
 
-    files: dict[str, bytes]
-    include_dirs: tuple[str, ...]
-    external_includes: tuple[Path, ...]
-    defines: tuple[str, ...]
-    prelude: str
-    library_dirs: tuple[str, ...]
+    @property
+    def files(self) -> dict[str, bytes]: ...
+    @property
+    def include_dirs(self) -> tuple[str, ...]: ...
+    @property
+    def external_includes(self) -> tuple[Path, ...]: ...
+    @property
+    def defines(self) -> tuple[str, ...]: ...
+    @property
+    def prelude(self) -> str: ...
+    @property
+    def library_dirs(self) -> tuple[str, ...]: ...
 
 
 _PENDING: list[PendingHeader] = []
