@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from hls4ml.csim import precompiled
 from hls4ml.csim.cache import cache_root, locked
 from hls4ml.csim.target import target_flags, target_key
 
@@ -65,6 +66,8 @@ class SourceTree:
     include_dirs: tuple[str, ...] = ()
     external_includes: tuple[Path, ...] = ()
     defines: tuple[str, ...] = ()
+    prelude: str = ''
+    library_dirs: tuple[str, ...] = ()
 
     def digest(self, compiler_line: str) -> str:
         """The cache key: the compiler, the flags, the target CPU (hls4ml/csim/target.py), the defines, include
@@ -88,7 +91,7 @@ class SourceTree:
 
 def cache_dir() -> Path:
     path = cache_root() / 'csim'
-    for sub in ('lib', 'index', 'locks', 'build'):
+    for sub in ('lib', 'index', 'locks', 'build', 'pch'):
         (path / sub).mkdir(parents=True, exist_ok=True)
     return path
 
@@ -123,7 +126,7 @@ def compile_library(sources: SourceTree, name: str) -> tuple[Path, bool]:
         library = _verified(entry)
         if library is not None:
             return library, True
-        library = _build(sources, cxx, cache)
+        library = _build(sources, cxx, version, cache)
         _publish_entry(entry, library)
     return library, False
 
@@ -188,7 +191,7 @@ def _damage(library: Path, recorded: dict) -> str | None:
     return None
 
 
-def _build(sources: SourceTree, cxx: str, cache: Path) -> Path:
+def _build(sources: SourceTree, cxx: str, version: str, cache: Path) -> Path:
     """Compile in a private folder; the library is published under its own checksum."""
     with tempfile.TemporaryDirectory(dir=cache / 'build') as work:
         root = Path(work)
@@ -196,10 +199,30 @@ def _build(sources: SourceTree, cxx: str, cache: Path) -> Path:
         includes = [f'-I{folder}' for folder in sources.include_dirs]  # relative: g++ runs in the tree
         includes += [f'-I{folder}' for folder in sources.external_includes]
         output = root / 'library.so'
-        command = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
-        command += [sources.translation_unit, '-o', output.name]
-        _run_compiler(command, root)
+        base = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
+        header_flags = _precompiled_header(sources, version, cache, base)
+        try:
+            _run_compiler([*base, *header_flags, sources.translation_unit, '-o', output.name], root)
+        except CompilationError:
+            if not header_flags:
+                raise
+            # the header was pruned meanwhile, or does not suit: the plain compile decides
+            _run_compiler([*base, sources.translation_unit, '-o', output.name], root)
         return _store(output, cache / 'lib')
+
+
+def _precompiled_header(sources: SourceTree, version: str, cache: Path, base: list[str]) -> list[str]:
+    """The flags that use the sources' precompiled header when it is built; else none, and its build
+    started in the background for the next compile (hls4ml/csim/precompiled.py)."""
+    precompiled.reap()
+    if not precompiled.enabled(sources, version):
+        return []
+    key = precompiled.header_key(sources, version, (*CXX_FLAGS, *target_flags()))
+    folder = precompiled.lookup(sources, key, cache)
+    if folder is not None:
+        return precompiled.ready_flags(sources, folder)
+    precompiled.start(sources, key, cache, [flag for flag in base if flag != '-shared'])
+    return []
 
 
 def _store(output: Path, folder: Path) -> Path:

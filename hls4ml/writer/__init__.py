@@ -27,6 +27,7 @@ from hls4ml.csim.cache import cache_root
 from hls4ml.csim.compiler import SourceTree
 from hls4ml.csim.simulation import CSimInterface
 from hls4ml.model.names import check_project_name
+from hls4ml.writer.csim_weights import weights_as_data
 from hls4ml.writer.files import project_lock, remove_stale, write_files
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
@@ -35,6 +36,7 @@ STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmw
     ('stream', 'ap_types'),
     ('nnet', 'nnet_utils'),
 )
+CSIM_PRELUDE, CSIM_PRELUDE_TEMPLATE = 'csim_prelude.h', 'common/csim_prelude.h.j2'  # precompiled (csim/precompiled.py)
 
 
 @functools.cache
@@ -130,6 +132,16 @@ def write_project(design: Design) -> WrittenProject:
     return WrittenProject(output_dir, _interface(files, project, design.backend))
 
 
+def _simulation_files(files: dict[str, bytes], project: ProjectContext, backend: Backend) -> dict[str, bytes]:
+    """What the C-simulation compiles: the bridge and firmware/ as written, its weights as data."""
+    firmware = _in_sources(backend, 'firmware')
+    bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
+    sources = {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')}
+    environment = _environment(backend.template_dir)
+    sources[f'{firmware}/{CSIM_PRELUDE}'] = environment.get_template(CSIM_PRELUDE_TEMPLATE).render(p=project).encode()
+    return weights_as_data(sources, project.arrays, environment, firmware)
+
+
 @functools.cache
 def static_library_files() -> dict[str, bytes]:
     """The C++ libraries every project carries (path under firmware/ -> content), read once per process."""
@@ -177,11 +189,13 @@ def _interface(files: dict[str, bytes], project: ProjectContext, backend: Backen
     bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
     internal, external = include_dirs(firmware)
     sources = SourceTree(
-        {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')},
+        _simulation_files(files, project, backend),
         bridge,
         internal,
         external,
         backend.csim_defines,
+        prelude=f'{firmware}/{CSIM_PRELUDE}',
+        library_dirs=tuple(sorted({f'{firmware}/{destination}' for _, destination in STATIC_LIBRARIES})),
     )
     return CSimInterface(
         project.project_name, sources, ports(project.inputs), ports(project.outputs), ports(project.traces)

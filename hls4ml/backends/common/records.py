@@ -27,6 +27,7 @@ class ConstArray:
     minimum: float
     maximum: float
     zeros: int
+    doubles: np.ndarray = field(repr=False)  # the printed values as doubles (the C-simulation's binary copy)
 
     @property
     def size(self) -> int:
@@ -137,4 +138,4 @@ def const_array(
     shape = tuple(np.shape(values))
     low = float(doubles.min()) if doubles.size else 0.0
     high = float(doubles.max()) if doubles.size else 0.0
-    return ConstArray(name, type_name, printed, shape, low, high, int((doubles == 0).sum()))
+    return ConstArray(name, type_name, printed, shape, low, high, int((doubles == 0).sum()), doubles)
