@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
-from hls4ml.backends.verilog.simulation import RTLSimulation
 from hls4ml.csim import Simulation
-from hls4ml.estimate import Estimate, estimate_model
-from hls4ml.estimate.rtl import estimate_rtl
 from hls4ml.learning import learner_for
 from hls4ml.learning.learners import ModelGraph as LearningModel
 from hls4ml.model.config import HLSConfig
@@ -27,7 +24,10 @@ from hls4ml.model.variables import TensorVariable
 from hls4ml.model.verify import verify
 from hls4ml.writer import write_project
 from hls4ml.writer.files import project_lock
-from hls4ml.writer.rtl import write_rtl_project
+
+if TYPE_CHECKING:  # imported where used: a conversion for an HLS backend loads neither
+    from hls4ml.backends.verilog.simulation import RTLSimulation
+    from hls4ml.estimate import Estimate
 
 
 class ProjectConfig(dict):
@@ -155,6 +155,8 @@ class ModelGraph:
     def write(self) -> str:
         """Write the HLS project (the Verilog backend: the RTL project) into `output_dir`; returns its path."""
         if self.backend.writes_rtl:
+            from hls4ml.writer.rtl import write_rtl_project
+
             return str(write_rtl_project(self.design)[0])
         return str(write_project(self.design).path)
 
@@ -164,6 +166,9 @@ class ModelGraph:
         Safe to call from several threads: they compile one at a time."""
         with self._compile_lock:
             if self.backend.writes_rtl:
+                from hls4ml.backends.verilog.simulation import RTLSimulation
+                from hls4ml.writer.rtl import write_rtl_project
+
                 project = write_rtl_project(self.design)[1]
                 input_types = [self.graph.producer(name).types['result'] for name in self.graph.inputs]
                 self._simulation = RTLSimulation.build(project, input_types)
@@ -223,6 +228,9 @@ class ModelGraph:
     def estimate(self, part: str | None = None) -> Estimate:
         """Analytic latency and resource estimate (hls4ml.estimate.Estimate): no vendor tool needed.
         `part` overrides the configured part (it chooses the device facts and the utilisation)."""
+        from hls4ml.estimate import estimate_model
+        from hls4ml.estimate.rtl import estimate_rtl
+
         if self.backend.writes_rtl:
             return estimate_rtl(self.design, part)
         return estimate_model(self.design, part)
