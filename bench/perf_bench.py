@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -135,9 +136,8 @@ def run_worker(python: str, label: str, name: str, samples: int, timeout: float)
             environment['HLS4ML_CACHE_DIR'] = str(Path(work) / 'cache')  # cold: a fresh compile cache
         command = [python, __file__, 'worker', '--model', name, '--samples', str(samples), '--dir', work]
         command += ['--label', label]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=timeout)
-        except subprocess.TimeoutExpired:
+        done = _run_bounded(command, environment, timeout)
+        if done is None:
             return {'model': name, 'impl': label, 'error': f'timeout: not done after {timeout:.0f} s'}
         if done.returncode:
             lines = done.stderr.strip().splitlines() or ['failed']
@@ -145,6 +145,21 @@ def run_worker(python: str, label: str, name: str, samples: int, timeout: float)
         result = json.loads(done.stdout.strip().splitlines()[-1])
         result['impl'], result['predictions'] = label, np.load(Path(work) / 'predictions.npy')
     return result
+
+
+def _run_bounded(command: list[str], environment: dict, timeout: float) -> subprocess.CompletedProcess | None:
+    """The worker's completed process, or None past `timeout`: then its whole process group is ended, the
+    compiler it started included (ending the worker alone left hls4ml 1.3.0's g++ running for half an hour)."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, start_new_session=True
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def median_rows(runs: list[dict]) -> dict:
