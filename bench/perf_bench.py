@@ -9,7 +9,7 @@ The peer's interpreter is --peer-python, else $HLS4ML_PEER_PYTHON, else ~/.cache
 that machine noise hits both alike; ours runs this tree (PYTHONPATH) with a fresh compile cache. A
 worker times `import hls4ml`, convert + write, a cold compile, a warm compile (unchanged model), a
 compile after changing one layer's precision (ours), predict() (median of 3 calls on a share of --samples
-inputs per model, after a warm-up), trace(), and reports its peak memory (the worker's own: a forked g++
+inputs per model, after a warm-up), trace() (median of 3), and reports its peak memory (the worker's own: a forked g++
 counts its parent's pages, so the compiler's is not separable this way) and the largest difference
 from Keras. The driver prints medians, ratios ours / hls4ml, whether both gave the same
 bits, and predict as a share of the physical floor (docs/performance.md says how that is computed).
@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -37,6 +38,7 @@ from perf_models import MODELS, BenchModel, build, inputs, macs  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 PEER_DEFAULT = Path.home() / '.cache' / 'hls4ml-peer' / 'venv' / 'bin' / 'python'
 PRECISION = 'ap_fixed<16,6>'
+PYCACHE = Path(tempfile.gettempdir()) / 'hls4ml-perf-bench-pycache'
 
 
 # ---- worker (runs inside the venv under test) ------------------------------------------------------
@@ -49,7 +51,7 @@ def worker(name: str, samples: int, directory: Path, label: str) -> dict:
     model = build(spec)
     x = inputs(spec, max(200, int(samples * spec.sample_share)))
     expected = np.asarray(model.predict(x[:2000], verbose=0), dtype=np.float64).reshape(len(x[:2000]), -1)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     import hls4ml
 
     result: dict = {'model': name, 'import_s': time.perf_counter() - start, 'macs': macs(model)}
@@ -60,16 +62,34 @@ def worker(name: str, samples: int, directory: Path, label: str) -> dict:
     )
     hls_model.write()
     result['convert_write_s'] = time.perf_counter() - start
+    # CPU seconds of import + convert + write, all threads: comparable under load, where wall time is not
+    result['import_convert_write_cpu_s'] = time.process_time() - cpu_start
     # Ours loads its subpackages on first use, the peer when imported: compare the sum.
     result['import_convert_write_s'] = result['import_s'] + result['convert_write_s']
     result['compile_cold_s'] = _timed(hls_model.compile)
     result['compile_warm_s'] = _timed(hls_model.compile)
     result.update(_predict_figures(hls_model, x, expected))
     result['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result['compiler_peak_rss_mb'] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # largest child
     if label == 'ours':  # the target is against our own cold compile; the peer has no cache to reuse
         result['compile_changed_s'] = _changed_precision_compile(hls4ml, model, config, spec, directory)
+        result['guard_s'] = _guard_seconds(hls4ml, model, config, spec.io_type)
     np.save(directory / 'predictions.npy', result.pop('predictions'))
     return result
+
+
+def _guard_seconds(hls4ml, model, config: dict, io_type: str) -> float:
+    """What the conversion guard (the check against Keras) adds to a conversion: the median difference of
+    three conversions with and without it (after the first, so imports are not counted)."""
+
+    def convert(check: bool) -> float:
+        start = time.perf_counter()
+        hls4ml.converters.convert_from_keras_model(
+            model, hls_config=config, backend='Vitis', io_type=io_type, check_conversion=check
+        )
+        return time.perf_counter() - start
+
+    return statistics.median(convert(True) - convert(False) for _ in range(3))
 
 
 def _timed(function) -> float:
@@ -85,7 +105,7 @@ def _predict_figures(hls_model, x: np.ndarray, expected: np.ndarray) -> dict:
         start = time.perf_counter()
         predicted = np.asarray(hls_model.predict(x), dtype=np.float64).reshape(len(x), -1)
         times.append(time.perf_counter() - start)
-    trace_s = _timed(lambda: hls_model.trace(x))
+    trace_s = statistics.median(_timed(lambda: hls_model.trace(x)) for _ in range(3))
     predict_s = statistics.median(times)
     return {
         'predict_samples_per_s': len(x) / predict_s,
@@ -109,21 +129,38 @@ def _changed_precision_compile(hls4ml, model, config: dict, spec: BenchModel, di
 
 
 # ---- driver ------------------------------------------------------------------------------------------
-def run_worker(python: str, label: str, name: str, samples: int) -> dict:
-    environment = {key: value for key, value in os.environ.items() if key != 'PYTHONPATH'}
+def run_worker(python: str, label: str, name: str, samples: int, timeout: float) -> dict:
+    """One worker process; a run past `timeout` seconds is ended and recorded as such."""
+    environment = worker_environment(label)
     with tempfile.TemporaryDirectory(prefix='perf-bench-') as work:
         if label == 'ours':
-            environment['PYTHONPATH'] = str(REPO)
             environment['HLS4ML_CACHE_DIR'] = str(Path(work) / 'cache')  # cold: a fresh compile cache
         command = [python, __file__, 'worker', '--model', name, '--samples', str(samples), '--dir', work]
         command += ['--label', label]
-        done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=3600)
+        done = _run_bounded(command, environment, timeout)
+        if done is None:
+            return {'model': name, 'impl': label, 'error': f'timeout: not done after {timeout:.0f} s'}
         if done.returncode:
             lines = done.stderr.strip().splitlines() or ['failed']
             return {'model': name, 'impl': label, 'error': lines[-1][-300:]}
         result = json.loads(done.stdout.strip().splitlines()[-1])
         result['impl'], result['predictions'] = label, np.load(Path(work) / 'predictions.npy')
     return result
+
+
+def _run_bounded(command: list[str], environment: dict, timeout: float) -> subprocess.CompletedProcess | None:
+    """The worker's completed process, or None past `timeout`: then its whole process group is ended, the
+    compiler it started included (ending the worker alone left hls4ml 1.3.0's g++ running for half an hour)."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, start_new_session=True
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def median_rows(runs: list[dict]) -> dict:
@@ -150,11 +187,29 @@ def peak_macs_per_second() -> tuple[float, str]:
     return cores * megahertz * 1e6 * per_cycle, how
 
 
-def import_seconds(python: str, label: str) -> float:
-    """`import hls4ml` in a fresh interpreter (median of 3), frameworks not imported beforehand."""
-    environment = {key: value for key, value in os.environ.items() if key != 'PYTHONPATH'}
+def worker_environment(label: str) -> dict[str, str]:
+    """The environment of a worker: ours imports this tree from the bytecode `precompile` wrote, as an
+    installed package imports the .pyc files pip wrote (the peer's venv has them), even where
+    PYTHONDONTWRITEBYTECODE is set; else every fresh process would compile our sources again."""
+    environment = {
+        key: value for key, value in os.environ.items() if key not in ('PYTHONPATH', 'PYTHONDONTWRITEBYTECODE')
+    }
     if label == 'ours':
         environment['PYTHONPATH'] = str(REPO)
+        environment['PYTHONPYCACHEPREFIX'] = str(PYCACHE)
+    return environment
+
+
+def precompile(python: str) -> None:
+    """Bytecode of this tree under PYCACHE (what `pip install` does for an installed package)."""
+    environment = worker_environment('ours')
+    command = [python, '-m', 'compileall', '-q', str(REPO / 'hls4ml')]
+    subprocess.run(command, env=environment, check=True, stdout=subprocess.DEVNULL)
+
+
+def import_seconds(python: str, label: str) -> float:
+    """`import hls4ml` in a fresh interpreter (median of 3), frameworks not imported beforehand."""
+    environment = worker_environment(label)
     code = 'import time; t = time.perf_counter(); import hls4ml; print(time.perf_counter() - t)'
     times = []
     for _ in range(3):
@@ -173,8 +228,8 @@ def compare(ours: dict, peer: dict | None, peak: float) -> dict:
     if peer is None or 'error' in peer:
         return {**figures, 'peer_error': (peer or {}).get('error', 'not run')}
     figures['predict_x'] = rate / peer['predict_samples_per_s']
-    for key in ('compile_cold_s', 'import_convert_write_s', 'compile_warm_s'):
-        figures[key.replace('_s', '_ratio')] = ours[key] / peer[key]
+    for key in ('compile_cold_s', 'import_convert_write_s', 'compile_warm_s', 'import_convert_write_cpu_s'):
+        figures[key.removesuffix('_s') + '_ratio'] = ours[key] / peer[key]
     figures['same_bits'] = bool(np.array_equal(ours['predictions'], peer['predictions']))
     figures['max_bits_diff'] = float(np.abs(ours['predictions'] - peer['predictions']).max())
     return figures
@@ -185,25 +240,41 @@ def markdown(rows: list[dict], comparisons: list[dict], context: dict) -> str:
         f'Date {context["date"]}; {context["cpu"]}; load average {context["load"]}; peak {context["peak_how"]}.',
         f'`import hls4ml` (fresh process): ours {context["import_ours"]:.3f} s, hls4ml {context["import_peer"]:.3f} s.',
         '',
-        '| model | impl | convert+write s | compile cold s | warm s | one layer changed s | predict samples/s | '
-        'trace / predict | peak RSS MB | max diff vs Keras |',
-        '|---|---|---|---|---|---|---|---|---|---|',
+    ]
+    return '\n'.join(lines + _row_table(rows) + [''] + _ratio_table(comparisons)) + '\n'
+
+
+def _figure(row: dict, key: str, digits: int) -> str:
+    value = row.get(key)
+    return '-' if value is None else f'{value:.{digits}f}'
+
+
+def _row_table(rows: list[dict]) -> list[str]:
+    lines = [
+        '| model | impl | convert+write s (import+convert+write CPU s) | guard s | compile cold s | warm s | '
+        'one layer changed s | predict samples/s | trace / predict | peak RSS MB | g++ peak RSS MB | '
+        'max diff vs Keras |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ]
     for row in rows:
         if 'error' in row:
-            lines.append(f'| {row["model"]} | {row["impl"]} | error: {row["error"][:120]} |||||||||')
+            lines.append(f'| {row["model"]} | {row["impl"]} | error: {row["error"][:120]} |||||||||||')
             continue
-        changed = row.get('compile_changed_s')
         lines.append(
-            f'| {row["model"]} | {row["impl"]} | {row["convert_write_s"]:.3f} | {row["compile_cold_s"]:.2f} | '
-            f'{row["compile_warm_s"]:.3f} | {"-" if changed is None else f"{changed:.2f}"} | '
-            f'{row["predict_samples_per_s"]:,.0f} | {row["trace_over_predict"]:.2f} | '
-            f'{row["peak_rss_mb"]:.0f} | {row["max_abs_diff_keras"]:.4f} |'
+            f'| {row["model"]} | {row["impl"]} | '
+            f'{row["convert_write_s"]:.3f} ({_figure(row, "import_convert_write_cpu_s", 3)}) | '
+            f'{_figure(row, "guard_s", 3)} | {row["compile_cold_s"]:.2f} | {row["compile_warm_s"]:.3f} | '
+            f'{_figure(row, "compile_changed_s", 2)} | {row["predict_samples_per_s"]:,.0f} | '
+            f'{row["trace_over_predict"]:.2f} | {row["peak_rss_mb"]:.0f} | {_figure(row, "compiler_peak_rss_mb", 0)} | '
+            f'{row["max_abs_diff_keras"]:.4f} |'
         )
-    lines += [
-        '',
-        '| model | predict ours / hls4ml | compile cold ours / hls4ml | import+convert+write ours / hls4ml | '
-        'same bits | share of the floor |',
+    return lines
+
+
+def _ratio_table(comparisons: list[dict]) -> list[str]:
+    lines = [
+        '| model | predict ours / hls4ml | compile cold ours / hls4ml | import+convert+write ours / hls4ml '
+        '(CPU) | same bits | share of the floor |',
         '|---|---|---|---|---|---|',
     ]
     for item in comparisons:
@@ -212,14 +283,41 @@ def markdown(rows: list[dict], comparisons: list[dict], context: dict) -> str:
             lines.append(f'| {item["model"]} | {item.get("error") or item.get("peer_error")} | | | | {share} |')
             continue
         same = 'yes' if item['same_bits'] else f'no (max {item["max_bits_diff"]:.3g})'
+        cpu = item.get('import_convert_write_cpu_ratio')
         lines.append(
             f'| {item["model"]} | {item["predict_x"]:.1f}x | {item["compile_cold_ratio"]:.2f}x | '
-            f'{item["import_convert_write_ratio"]:.2f}x | {same} | {item["floor_share"]:.1%} |'
+            f'{item["import_convert_write_ratio"]:.2f}x ({"-" if cpu is None else f"{cpu:.2f}x"}) | {same} | '
+            f'{item["floor_share"]:.1%} |'
         )
-    return '\n'.join(lines) + '\n'
+    return lines
 
 
 def main() -> int:
+    args = arguments()
+    if args.mode == 'worker':
+        print(json.dumps(worker(args.model, args.samples, Path(args.dir), args.label)))
+        return 0
+    impls = [('ours', args.ours_python)] + ([('hls4ml', args.peer_python)] if Path(args.peer_python).exists() else [])
+    precompile(args.ours_python)
+    peak, peak_how = peak_macs_per_second()
+    imports = {label: import_seconds(python, label) for label, python in impls}
+    rows, comparisons = previous_results(args)
+    for name in args.models.split(','):
+        runs: dict[str, list[dict]] = {label: [] for label, _ in impls}
+        for _ in range(args.repeat):
+            for label, python in impls:
+                runs[label].append(run_worker(python, label, name, args.samples, args.timeout))
+        medians = {label: median_rows(found) for label, found in runs.items()}
+        rows = [row for row in rows if row['model'] != name]
+        rows += [{k: v for k, v in row.items() if k != 'predictions'} for row in medians.values()]
+        comparisons = [item for item in comparisons if item['model'] != name]
+        comparisons.append(compare(medians['ours'], medians.get('hls4ml'), peak))
+        print(json.dumps(comparisons[-1]), flush=True)
+        write_results(args, in_bench_order(rows), in_bench_order(comparisons), context(args, impls, peak_how, imports))
+    return 0
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('mode', nargs='?', default='run', choices=['run', 'worker'])
     parser.add_argument('--peer-python', default=os.environ.get('HLS4ML_PEER_PYTHON') or str(PEER_DEFAULT))
@@ -227,30 +325,27 @@ def main() -> int:
     parser.add_argument('--models', default=','.join(MODELS))
     parser.add_argument('--repeat', type=int, default=3)
     parser.add_argument('--samples', type=int, default=20000)
+    parser.add_argument('--timeout', type=float, default=1200, help='seconds one worker may take (then recorded)')
+    parser.add_argument('--update', action='store_true', help='keep the rows of models not measured in this run')
     parser.add_argument('--out', default=str(REPO / 'bench' / 'results' / 'perf.json'))
     parser.add_argument('--md', default=str(REPO / 'bench' / 'results' / 'perf.md'))
     parser.add_argument('--model', help=argparse.SUPPRESS)
     parser.add_argument('--dir', help=argparse.SUPPRESS)
     parser.add_argument('--label', help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.mode == 'worker':
-        print(json.dumps(worker(args.model, args.samples, Path(args.dir), args.label)))
-        return 0
-    impls = [('ours', args.ours_python)] + ([('hls4ml', args.peer_python)] if Path(args.peer_python).exists() else [])
-    peak, peak_how = peak_macs_per_second()
-    imports = {label: import_seconds(python, label) for label, python in impls}
-    rows, comparisons = [], []
-    for name in args.models.split(','):
-        runs: dict[str, list[dict]] = {label: [] for label, _ in impls}
-        for _ in range(args.repeat):
-            for label, python in impls:
-                runs[label].append(run_worker(python, label, name, args.samples))
-        medians = {label: median_rows(found) for label, found in runs.items()}
-        rows += [{k: v for k, v in row.items() if k != 'predictions'} for row in medians.values()]
-        comparisons.append(compare(medians['ours'], medians.get('hls4ml'), peak))
-        print(json.dumps(comparisons[-1]), flush=True)
-        write_results(args, rows, comparisons, context(args, impls, peak_how, imports))
-    return 0
+    return parser.parse_args()
+
+
+def previous_results(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
+    """With --update, the rows and comparisons of the last run (each model measured now replaces its own)."""
+    if not args.update or not Path(args.out).exists():
+        return [], []
+    found = json.loads(Path(args.out).read_text())
+    return found['rows'], found['comparisons']
+
+
+def in_bench_order(items: list[dict]) -> list[dict]:
+    order = list(MODELS)
+    return sorted(items, key=lambda item: order.index(item['model']) if item['model'] in order else len(order))
 
 
 def context(args: argparse.Namespace, impls: list, peak_how: str, imports: dict) -> dict:
@@ -263,6 +358,7 @@ def context(args: argparse.Namespace, impls: list, peak_how: str, imports: dict)
         'import_peer': imports.get('hls4ml', float('nan')),
         'repeat': args.repeat,
         'samples': args.samples,
+        'timeout_s': args.timeout,
     }
 
 

@@ -20,7 +20,6 @@ import warnings
 from typing import Any
 
 from hls4ml.backends.base import Backend, Design
-from hls4ml.estimate.oversize import layer_utilisation
 from hls4ml.model.ir import Layer
 from hls4ml.model.kinds import CONVOLUTIONS, DEPTHWISE_CONVOLUTIONS, TABLE_ACTIVATIONS, Kind
 from hls4ml.model.names import project_name_problem
@@ -113,7 +112,10 @@ def _unroll_message(layer: Layer, products: int, rows: int, cols: int) -> str:
 
 
 def _device_message(design: Design, layer: Layer, products: int, rows: int, cols: int) -> list[str]:
-    """The estimator's share of the configured part that `layer` needs; [] when it fits or is unknown."""
+    """The estimator's share of the configured part that `layer` needs; [] when it fits or is unknown.
+    The estimator is imported here, for the few large layers that need it, not with every conversion."""
+    from hls4ml.estimate.oversize import layer_utilisation
+
     estimated = layer_utilisation(design, layer, products)
     if estimated is None:
         return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import threading
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -13,9 +13,6 @@ from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
 from hls4ml.csim import Simulation
-from hls4ml.csim.rtl import RTLSimulation
-from hls4ml.estimate import Estimate, estimate_model
-from hls4ml.estimate.rtl import estimate_rtl
 from hls4ml.learning import learner_for
 from hls4ml.learning.learners import ModelGraph as LearningModel
 from hls4ml.model.config import HLSConfig
@@ -28,7 +25,10 @@ from hls4ml.model.variables import TensorVariable
 from hls4ml.model.verify import verify
 from hls4ml.writer import write_project
 from hls4ml.writer.files import project_lock
-from hls4ml.writer.rtl import rtl_interface, trace_interface, write_rtl_project
+
+if TYPE_CHECKING:  # imported where used: a conversion for an HLS backend loads neither
+    from hls4ml.csim.rtl import RTLSimulation
+    from hls4ml.estimate import Estimate
 
 
 class ProjectConfig(dict):
@@ -156,6 +156,8 @@ class ModelGraph:
     def write(self) -> str:
         """Write the HLS project (the Verilog backend: the RTL project) into `output_dir`; returns its path."""
         if self.backend.writes_rtl:
+            from hls4ml.writer.rtl import write_rtl_project
+
             return str(write_rtl_project(self.design)[0])
         return str(write_project(self.design).path)
 
@@ -172,6 +174,9 @@ class ModelGraph:
     def _rtl_simulation(self) -> RTLSimulation:
         """The Verilog backend's compile(): the RTL written and Verilated; its trace build is rendered and
         compiled when trace() first asks for it."""
+        from hls4ml.csim.rtl import RTLSimulation
+        from hls4ml.writer.rtl import rtl_interface, trace_interface, write_rtl_project
+
         design = self.design
         project = write_rtl_project(design)[1]
         input_types = [self.graph.producer(name).types['result'] for name in self.graph.inputs]
@@ -230,6 +235,9 @@ class ModelGraph:
     def estimate(self, part: str | None = None) -> Estimate:
         """Analytic latency and resource estimate (hls4ml.estimate.Estimate): no vendor tool needed.
         `part` overrides the configured part (it chooses the device facts and the utilisation)."""
+        from hls4ml.estimate import estimate_model
+        from hls4ml.estimate.rtl import estimate_rtl
+
         if self.backend.writes_rtl:
             return estimate_rtl(self.design, part)
         return estimate_model(self.design, part)
