@@ -17,6 +17,7 @@ import numpy as np
 
 from hls4ml.backends.verilog.fixed import quantizer
 from hls4ml.backends.verilog.products import trace_conv, trace_dense, window_taps
+from hls4ml.backends.verilog.quantizers import check_fixed_point_quantizer, trace_fixed_point_quantizer
 from hls4ml.backends.verilog.softmax import check_softmax, trace_softmax
 from hls4ml.backends.verilog.tables import check_element_wise, trace_element_wise
 from hls4ml.model.fixed import quantize
@@ -174,6 +175,7 @@ RULES: dict[str, Rule] = {
     Kind.CONV2D: Rule(trace=trace_conv),
     Kind.MERGE: Rule(trace=trace_merge, check=_check_merge),
     Kind.SOFTMAX: Rule(trace=trace_softmax, check=check_softmax),
+    Kind.FIXED_POINT_QUANTIZER: Rule(trace=trace_fixed_point_quantizer, check=check_fixed_point_quantizer),
     Kind.POOLING1D: Rule(trace=trace_max_pool, check=_check_pooling),
     Kind.POOLING2D: Rule(trace=trace_max_pool, check=_check_pooling),
     Kind.GLOBAL_POOLING1D: Rule(trace=trace_global_max_pool, check=_check_global_pooling),
