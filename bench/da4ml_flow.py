@@ -128,10 +128,11 @@ def run_da4ml_flow(
     start = time.perf_counter()
     inputs, outputs = trace_model(model)
     logic = comb_trace(inputs, outputs)
+    traced = time.perf_counter()
     cutoff = clock_period * DELAY_PER_NS
     rtl = VerilogModel(logic, name, folder, latency_cutoff=cutoff, clock_period=clock_period, part_name=part)
     rtl.write()
-    seconds = {'write': time.perf_counter() - start}
+    seconds = {'trace': traced - start, 'write': time.perf_counter() - traced}
     pipeline = rtl._pipe
     stages = len(pipeline.solutions)
     flow = Da4mlFlow(rtl, folder, name, part, float(logic.cost), stages, int(pipeline.reg_bits), seconds)
