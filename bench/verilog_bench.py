@@ -3,7 +3,7 @@ generation, Verilator compile, predict throughput and bit-exactness, the measure
 Yosys against the estimate and da4ml's cost.
 
     .venv/bin/python bench/verilog_bench.py [--models hgq-cnn,hgq-mlp,mlp,cnn] [--samples 100000]
-        [--weight-bits 8] [--no-synth] [--output bench/results/verilog_flows]
+        [--weight-bits 8] [--no-synth] [--no-sim] [--output bench/results/verilog_flows]
 
 Models: 'mlp' and 'cnn' are the plain Keras models of mlp_bench.py (inputs and results ap_fixed<16,6>,
 accumulators 'auto', weights and biases fixed<W,2> with W = --weight-bits), through hls4ml only.
@@ -68,19 +68,24 @@ def flat(array: np.ndarray) -> np.ndarray:
     return np.asarray(array, dtype=np.float64).reshape(len(array), -1)
 
 
-def measure_hls4ml(model, config, x: np.ndarray, synth: bool, work: str) -> tuple[dict, np.ndarray]:
-    """hls4ml's flow: the row and the RTL's outputs."""
+def measure_hls4ml(model, config, x, synth: bool, simulate: bool, work: str) -> tuple[dict, np.ndarray | None]:
+    """hls4ml's flow: the row and the RTL's outputs (None without simulation)."""
     convert = hls4ml.converters.convert_from_keras_model
     common = {'hls_config': config, 'part': PART, 'clock_period': CLOCK_PERIOD}
     vitis = convert(model, output_dir=f'{work}/vitis', backend='Vitis', **common)
     verilog, conversion = timed(convert, model, output_dir=f'{work}/rtl', backend='Verilog', **common)
     _, write = timed(verilog.write)
+    estimate = verilog.estimate().total.resources
+    if not simulate:
+        report = verilog.build()['YosysSynthReport'] if synth else {}
+        row = {'flow': 'hls4ml', 'convert s': conversion, 'write s': write}
+        row.update({'estimate LUT': estimate['LUT'].low, 'estimate FF': estimate['FF'].low, **yosys_columns(report)})
+        return row, None
     _, compile_seconds = timed(verilog.compile)
     vitis.compile()
     expected, csim = timed(vitis.predict, x)
     got, rtl = timed(verilog.predict, x)
     simulation = verilog.compiled_simulation('bench')
-    estimate = verilog.estimate().total.resources
     row = {
         'flow': 'hls4ml', 'convert s': conversion, 'write s': write, 'verilator s': compile_seconds,
         'predict samples/s': len(x) / rtl,
@@ -97,12 +102,19 @@ def measure_hls4ml(model, config, x: np.ndarray, synth: bool, work: str) -> tupl
 
 def yosys_columns(report: dict) -> dict:
     keys = {'Yosys LUT': 'LUT', 'Yosys FF': 'FF', 'Yosys CARRY': 'CARRY', 'Yosys DSP': 'DSP48E', 'Yosys s': 'Seconds'}
-    return {column: report[key] for column, key in keys.items()}
+    columns = {column: report[key] for column, key in keys.items() if key in report}
+    if columns:
+        print(f'Yosys: {columns}', flush=True)  # seen before the model's rows are written
+    return columns
 
 
-def measure_da4ml(model, x: np.ndarray, synth: bool, work: str) -> tuple[dict, np.ndarray]:
+def measure_da4ml(model, x, synth: bool, simulate: bool, work: str) -> tuple[dict, np.ndarray | None]:
     """da4ml's own flow on the same HGQ2 model: the row and its RTL's outputs."""
     flow = run_da4ml_flow(model, f'{work}/da4ml', clock_period=CLOCK_PERIOD, part=PART)
+    if not simulate:
+        row = {'flow': 'da4ml', 'convert s': flow.seconds['trace'], 'write s': flow.seconds['write']}
+        row.update({'stages': flow.stages, 'da4ml cost LUT': flow.cost, 'register bits': flow.register_bits})
+        return {**row, **(yosys_columns(flow.synthesize()) if synth else {})}, None
     flow.compile()
     got = flow.predict(x)
     row = {
@@ -116,19 +128,21 @@ def measure_da4ml(model, x: np.ndarray, synth: bool, work: str) -> tuple[dict, n
     return row, got
 
 
-def measure(name: str, samples: int, weight_bits: int, synth: bool, work: str) -> list[dict]:
+def measure(name: str, samples: int, weight_bits: int, synth: bool, simulate: bool, work: str) -> list[dict]:
     """The rows of one model: hls4ml's flow, and da4ml's for the HGQ2 models."""
     hgq = name.startswith('hgq-')
     model = make_hgq_model(name) if hgq else make_model(name)
     config = None if hgq else configure(model, weight_bits)
     rng = np.random.default_rng(0)
     x = rng.uniform(-4, 4, (samples, *model.input_shape[1:])).astype(np.float32 if hgq else np.float64)
-    ours, ours_outputs = measure_hls4ml(model, config, x, synth, f'{work}/{name}')
+    ours, ours_outputs = measure_hls4ml(model, config, x, synth, simulate, f'{work}/{name}')
     if not hgq:
         return [{'model': name, **ours}]
+    theirs, their_outputs = measure_da4ml(model, x, synth, simulate, f'{work}/{name}')
+    if ours_outputs is None or their_outputs is None:
+        return [{'model': name, **ours}, {'model': name, **theirs}]
     reference = hgq_outputs(model, x)
     ours['bit-exact vs HGQ2'] = bool(np.array_equal(ours_outputs, reference))
-    theirs, their_outputs = measure_da4ml(model, x, synth, f'{work}/{name}')
     theirs['bit-exact vs HGQ2'] = bool(np.array_equal(their_outputs, reference))
     theirs['bit-exact vs hls4ml RTL'] = bool(np.array_equal(their_outputs, ours_outputs))
     return [{'model': name, **ours}, {'model': name, **theirs}]
@@ -152,6 +166,7 @@ def main() -> None:
     parser.add_argument('--samples', type=int, default=100_000)
     parser.add_argument('--weight-bits', type=int, default=8)
     parser.add_argument('--no-synth', action='store_true')
+    parser.add_argument('--no-sim', action='store_true', help='no Verilator, no predict: resources only')
     parser.add_argument('--output', default=str(Path(__file__).parent / 'results' / 'verilog_flows'))
     arguments = parser.parse_args()
     load = ', '.join(f'{value:.2f}' for value in os.getloadavg())
@@ -159,7 +174,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         os.environ['HLS4ML_CACHE_DIR'] = f'{work}/cache'  # cold Verilator compiles: the times are the full builds
         for name in arguments.models.split(','):
-            rows += measure(name, arguments.samples, arguments.weight_bits, not arguments.no_synth, work)
+            synth, simulate = not arguments.no_synth, not arguments.no_sim
+            rows += measure(name, arguments.samples, arguments.weight_bits, synth, simulate, work)
             write_results(Path(arguments.output), rows, load)
             print('\n'.join(markdown_row(row) for row in rows[-2:]), flush=True)
 
