@@ -35,6 +35,7 @@ from hls4ml.csim.target import target_key
 PCH_ENV = 'HLS4ML_CSIM_PCH'
 FAILED_MARK = 'failed'
 KEPT = 16  # precompiled headers kept in a cache (the most recently used)
+IN_FLIGHT = 1  # background builds per process: a batch of models with different kernels must not pile up compilers
 
 
 class SourceTree(Protocol):
@@ -141,9 +142,12 @@ def lookup(sources: SourceTree, key: str, cache: Path) -> Path | None:
 
 def start(sources: SourceTree, key: str, cache: Path, command: list[str]) -> None:
     """Start building the header of `key` in the background (not if it failed before, or another
-    build of it runs)."""
+    build of it runs, or this process already has one running)."""
     target = cache / 'pch' / key
-    if target.exists():
+    reap()
+    with _PENDING_LOCK:
+        running = sum(pending.owner == os.getpid() for pending in _PENDING)
+    if target.exists() or running >= IN_FLIGHT:
         return
     lock = os.open(cache / 'locks' / f'pch-{key}.lock', os.O_CREAT | os.O_RDWR)
     try:

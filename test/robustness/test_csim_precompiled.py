@@ -20,6 +20,7 @@ pytestmark = pytest.mark.csim
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
+    precompiled.reap(wait=True)  # no background build of an earlier test holds this process's one slot
     folder = tmp_path / 'cache'
     monkeypatch.setenv('HLS4ML_CACHE_DIR', str(folder))
     monkeypatch.delenv(precompiled.PCH_ENV, raising=False)
@@ -65,6 +66,15 @@ def test_other_kernels_build_another_header(tmp_path, cache, commands) -> None:
     assert len(list(cache.glob('pch/*/*.gch'))) == 2
     x = inputs(stream, n=8)
     np.testing.assert_array_equal(stream.predict(x), emulated(stream, x))
+
+
+def test_a_process_builds_one_header_at_a_time(tmp_path, cache) -> None:
+    """A batch of models with different kernels starts one background build, not one per model."""
+    convert(mlp(seed=0), tmp_path / 'mlp').compile()
+    convert(cnn(seed=0), tmp_path / 'cnn', io_type='io_stream').compile()
+    running = [pending for pending in precompiled._PENDING if pending.owner == os.getpid()]
+    precompiled.reap(wait=True)
+    assert 1 <= len(running) + len(list(cache.glob('pch/*/*.gch'))) and len(running) <= precompiled.IN_FLIGHT
 
 
 def test_the_key_covers_the_library_headers_and_not_the_model(tmp_path) -> None:
