@@ -39,6 +39,7 @@ EXACT_CASES = [
     ('ap_fixed<31,11>', 'ap_fixed<30,9>', 'ap_fixed<48,22>'),  # 61-bit products: no float shortcut
     ('ap_fixed<32,12>', 'ap_fixed<30,10>', 'ap_fixed<32,12>'),  # the guard's widened types
     ('ap_int<8>', 'ap_int<8>', 'ap_int<12>'),  # integers wrapping
+    ('ap_fixed<28,4>', 'ap_fixed<28,4>', 'ap_fixed<62,14>'),  # nothing dropped, sums beyond float64's 2^53
     ('ap_fixed<1,1>', 'ap_fixed<2,1>', 'ap_fixed<3,1>'),  # one-bit data
 ]
 
