@@ -10,9 +10,11 @@ The rule (docs/quantization.md, "The conversion guard"):
    grid, within +-4 (exact in float32 and in the emulator, so both see the very same numbers).
 2. The emulator runs a WIDENED copy of the converted graph: every type the frontend did not preset
    gets 20 fraction bits (18 for weights) and 6 more integer bits, and table-based functions get
-   `WIDE_TABLE_SIZE` entries. What the configured precision costs is thereby kept out: the widened
-   model computes what the conversion means, and preset types (quantizers: semantics, not precision)
-   stay as they are. A Softmax set to 'argmax' or 'latency' is compared as 'stable'; a skipped
+   `WIDE_TABLE_SIZE` entries; a Dense/Conv accumulator gets the 38 fraction bits of its products (up
+   to `EXACT_ACCUMULATOR_WIDTH` bits), so it rounds nothing and runs as one integer matrix product.
+   What the configured precision costs is thereby kept out: the widened model computes what the
+   conversion means, and preset types (quantizers: semantics, not precision) stay as they are.
+   A Softmax set to 'argmax' or 'latency' is compared as 'stable'; a skipped
    Softmax is compared both ways.
 3. For each output, a sample disagrees when max |emulator - framework| > ATOL + RTOL * (largest
    |framework output|). The warning comes when more than `MISMATCH_FRACTION` of the samples
@@ -51,6 +53,8 @@ WIDE_FRACTION_BITS = 20
 WIDE_WEIGHT_FRACTION_BITS = 18
 EXTRA_INTEGER_BITS = 6
 WIDE_TABLE_SIZE = 16384
+EXACT_ACCUMULATOR_KINDS = (Kind.DENSE, Kind.CONV1D, Kind.CONV2D)
+EXACT_ACCUMULATOR_WIDTH = 62  # the widest accumulator the emulator's integer product takes
 RTOL = 0.02
 ATOL = 2.0**-10
 MISMATCH_FRACTION = 0.25
@@ -228,11 +232,26 @@ def widened(graph: Graph, presets: Presets) -> Graph:
         for var, precision in layer.types.items():
             if isinstance(precision, FixedPrecisionType) and preset.get(var) != precision:
                 layer.types[var] = _wide_type(precision, layer.weights.get(_weight_name(var)))
+        _exact_accumulator(layer, preset)
         if 'table_size' in layer.attributes:
             layer.attributes['table_size'] = max(layer.attributes['table_size'], WIDE_TABLE_SIZE)
         if layer.kind == Kind.SOFTMAX:  # argmax and latency are configured approximations of softmax
             layer.attributes['implementation'] = 'stable'
     return wide
+
+
+def _exact_accumulator(layer: Layer, preset: dict) -> None:
+    """A widened Dense/Conv accumulator keeps every product bit (widened data times widened weights):
+    nothing is rounded before the result type, and the emulator runs the layer as one matrix product
+    instead of rounding each product on its own (`reference.integer_mac`)."""
+    accum = layer.types.get('accum')
+    if layer.kind not in EXACT_ACCUMULATOR_KINDS or not isinstance(accum, FixedPrecisionType):
+        return
+    if preset.get('accum') == accum:  # a quantizer's accumulator: semantics, kept
+        return
+    fraction = WIDE_FRACTION_BITS + WIDE_WEIGHT_FRACTION_BITS
+    if accum.integer + fraction <= EXACT_ACCUMULATOR_WIDTH:
+        layer.types['accum'] = FixedPrecisionType(accum.integer + fraction, accum.integer, True)
 
 
 def _copy(graph: Graph) -> Graph:

@@ -18,6 +18,7 @@ import numpy as np
 
 from hls4ml.model.fixed import FixedArray
 from hls4ml.model.reference.arrays import as_samples, take
+from hls4ml.model.reference.integer_mac import integer_product
 from hls4ml.model.types import PrecisionType
 
 Type = str | PrecisionType
@@ -91,7 +92,11 @@ def conv2d(
     if x.shape[1] != in_height * in_width * n_chan or biases.shape != (n_filt,):
         raise ValueError(f'conv2d: input {x.shape}, weights {weights.shape}, biases {biases.shape} do not match')
     image, out_shape = _geometry(x, in_height, in_width, (filt_height, filt_width), strides, padding)
-    acc = take(biases.cast(accum_type), np.broadcast_to(np.arange(n_filt), (x.shape[0], *out_shape, n_filt)))
+    start = biases.cast(accum_type)
+    product = _as_one_product(image, weights, start, accum_type, out_shape, strides)
+    if product is not None:
+        return product.cast(result_type)
+    acc = take(start, np.broadcast_to(np.arange(n_filt), (x.shape[0], *out_shape, n_filt)))
     for kh in range(filt_height):
         for kw in range(filt_width):
             window = window_slice(image, kh, kw, out_shape, strides)
@@ -99,6 +104,28 @@ def conv2d(
                 inputs = take(window, (Ellipsis, slice(c, c + 1)))
                 acc = (acc + inputs * take(weights, (kh, kw, c))).cast(accum_type)
     return _flat(acc.cast(result_type))
+
+
+def _as_one_product(
+    image: FixedArray,
+    weights: FixedArray,
+    start: FixedArray,
+    accum_type: Type,
+    out_shape: tuple[int, int],
+    strides: Sequence[int],
+) -> FixedArray | None:
+    """The convolution as one integer matrix product of the (kh, kw, c) patches with the kernel, flat
+    (n_samples, out_h * out_w * n_filt), when `integer_product` takes these types (else None)."""
+    filt_height, filt_width, n_chan, n_filt = weights.shape
+    taps = [
+        window_slice(image, kh, kw, out_shape, strides).raw for kh in range(filt_height) for kw in range(filt_width)
+    ]
+    patches = np.stack(taps, axis=-2).reshape(-1, filt_height * filt_width * n_chan)
+    kernel = FixedArray(weights.raw.reshape(-1, n_filt), weights.type, weights.family)
+    product = integer_product(FixedArray(patches, image.type, image.family), kernel, start, accum_type)
+    if product is None:
+        return None
+    return FixedArray(product.raw.reshape(image.shape[0], -1), product.type, product.family)
 
 
 def conv1d(
