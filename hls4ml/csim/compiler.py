@@ -40,6 +40,7 @@ CXX_FLAGS = (
     '-Wextra',
     '-Wno-unknown-pragmas',  # the firmware's `#pragma HLS ...` lines are for the HLS tool
     '-DHLS4ML_CSIM_FAST',  # integer multiply-accumulate on raw values where exact (nnet_csim_fast.h)
+    '-DHLS4ML_CSIM_NO_TEXT',  # no <string>/<deque> in the fixed and stream headers: parsing only (core.h)
 )
 DEFAULT_TIMEOUT = 900.0  # seconds; HLS4ML_COMPILE_TIMEOUT overrides
 

@@ -38,6 +38,7 @@ struct ac_family {
     template <int W, int I, bool S, bool IsInt>
     using result = std::conditional_t<IsInt, ac_int<W, S>, ac_fixed<W, I, S>>;
 
+#ifndef HLS4ML_CSIM_NO_TEXT
     template <class V> static std::string format(const V &value, int radix, bool sign_magnitude) {
         using T = format_int<V::width, V::integer_bits>;
         return ac_string(raw_cast<T>(value.raw_), V::width, V::integer_bits, radix, sign_magnitude);
@@ -46,6 +47,7 @@ struct ac_family {
         const bool hex = stream.flags() & Stream::hex, oct = stream.flags() & Stream::oct;
         return stream << value.text(hex ? 16 : oct ? 8 : 10, false);
     }
+#endif
 };
 
 // Members shared by ac_int and ac_fixed.
@@ -60,9 +62,11 @@ class ac_common : public writable<ac_family, W, I, S, IsInt, core_mode(Q), core_
     static constexpr ac_q_mode q_mode = Q;
     static constexpr ac_o_mode o_mode = O;
 
+#ifndef HLS4ML_CSIM_NO_TEXT
     std::string to_string(ac_base_mode base_rep = AC_DEC, bool sign_mag = false) const {
         return this->text(base_rep, sign_mag);
     }
+#endif
     // WS raw bits from `low`, signed like this value (spec 9.1).
     template <int WS> ac_int<WS, S> slc(int low) const {
         ac_int<WS, S> result;

@@ -20,7 +20,9 @@ struct ap_fixed_base : hls4ml_fixed::writable<hls4ml_fixed::ap_family, W, I, S, 
     constexpr ap_o_mode o_mode() const { return O; }
     constexpr int n_bits() const { return N; }
 
+#ifndef HLS4ML_CSIM_NO_TEXT
     std::string to_string(int radix = 2, bool sign = S) const { return this->text(radix, sign); }
+#endif
 
     // Implicit conversions of spec 9: integers take the integer part toward zero.
     operator double() const { return this->to_double(); }

@@ -49,6 +49,7 @@ struct ap_family {
     using result = std::conditional_t<IsInt, std::conditional_t<S, ap_int<W>, ap_uint<W>>,
                                       std::conditional_t<S, ap_fixed<W, I>, ap_ufixed<W, I>>>;
 
+#ifndef HLS4ML_CSIM_NO_TEXT
     template <class V> static std::string format(const V &value, int radix, bool sign) {
         using T = format_int<V::width, V::integer_bits>;
         T raw = raw_cast<T>(value.raw_);
@@ -69,6 +70,7 @@ struct ap_family {
         const int precision = int(stream.precision());
         return stream << stream_decimal(raw_cast<T>(value.raw_), V::width, V::integer_bits, precision, fixed);
     }
+#endif
 };
 
 } // namespace hls4ml_fixed
@@ -80,7 +82,9 @@ struct ap_int_base : hls4ml_fixed::writable<hls4ml_fixed::ap_family, W, W, S, tr
                                         hls4ml_fixed::ovf::wrap, 0>;
     using base::base;
 
+#ifndef HLS4ML_CSIM_NO_TEXT
     std::string to_string(int radix = 2, bool sign = S) const { return this->text(radix, sign); }
+#endif
     // Low 64 bits, so that an ap_int can index arrays and mix with C arithmetic.
     operator hls4ml_fixed::c_integer<S>() const { return hls4ml_fixed::c_integer<S>(this->to_int64()); }
     template <class V> auto concat(const V &low) const { return hls4ml_fixed::concat_bits(*this, low); }

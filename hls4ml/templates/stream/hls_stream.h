@@ -6,22 +6,85 @@
 //   s.empty(), s.full() (never: the model is unbounded), s.size(), s.read_nb(x), s.write_nb(x)
 //
 // Reading an empty stream is a deadlock in hardware; here it prints the stream's name and aborts.
+// Under HLS4ML_CSIM_NO_TEXT (the C-simulation build of hls4ml/csim/compiler.py) the FIFO is a small
+// growable ring buffer instead of std::deque and the name a fixed char array, so neither <deque> nor
+// <string> is parsed (a third of a small model's compile); name() then returns const char *.
 #ifndef HLS4ML_HLS_STREAM_H_
 #define HLS4ML_HLS_STREAM_H_
 
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#ifndef HLS4ML_CSIM_NO_TEXT
 #include <deque>
 #include <string>
+#endif
 
 namespace hls {
+
+#ifdef HLS4ML_CSIM_NO_TEXT
+// First-in first-out queue of T in one array that doubles when full (T: default-constructible and
+// copy-assignable, as every type the generated code streams). The same interface as the deque uses.
+template <class T> class ring_fifo {
+  public:
+    ring_fifo() = default;
+    ring_fifo(const ring_fifo &) = delete;
+    ring_fifo &operator=(const ring_fifo &) = delete;
+    ~ring_fifo() { delete[] items_; }
+
+    bool empty() const { return count_ == 0; }
+    std::size_t size() const { return count_; }
+    const T &front() const { return items_[first_]; }
+    void push_back(const T &value) {
+        if (count_ == capacity_)
+            grow();
+        items_[(first_ + count_) % capacity_] = value;
+        ++count_;
+    }
+    void pop_front() {
+        first_ = (first_ + 1) % capacity_;
+        --count_;
+    }
+
+  private:
+    void grow() {
+        const std::size_t capacity = capacity_ ? 2 * capacity_ : 16;
+        T *items = new T[capacity];
+        for (std::size_t k = 0; k < count_; ++k)
+            items[k] = items_[(first_ + k) % capacity_];
+        delete[] items_;
+        items_ = items;
+        capacity_ = capacity;
+        first_ = 0;
+    }
+
+    T *items_ = nullptr;
+    std::size_t capacity_ = 0, first_ = 0, count_ = 0;
+};
+
+// The stream's name for the empty-read message, truncated to 63 characters.
+class stream_name {
+  public:
+    explicit stream_name(const char *name) {
+        std::size_t length = 0;
+        for (; name[length] != '\0' && length + 1 < sizeof(text_); ++length)
+            text_[length] = name[length];
+        text_[length] = '\0';
+    }
+    const char *c_str() const { return text_; }
+
+  private:
+    char text_[64];
+};
+#endif
 
 template <class T> class stream {
   public:
     stream() : name_("hls::stream") {}
     explicit stream(const char *name) : name_(name) {}
+#ifndef HLS4ML_CSIM_NO_TEXT
     explicit stream(const std::string &name) : name_(name) {}
+#endif
 
     // Streams are channels between processes: copying one would duplicate its contents.
     stream(const stream &) = delete;
@@ -30,7 +93,11 @@ template <class T> class stream {
     bool empty() const { return fifo_.empty(); }
     bool full() const { return false; }
     std::size_t size() const { return fifo_.size(); }
+#ifndef HLS4ML_CSIM_NO_TEXT
     const std::string &name() const { return name_; }
+#else
+    const char *name() const { return name_.c_str(); }
+#endif
 
     void write(const T &value) { fifo_.push_back(value); }
 
@@ -71,8 +138,13 @@ template <class T> class stream {
     }
 
   private:
+#ifndef HLS4ML_CSIM_NO_TEXT
     std::string name_;
     std::deque<T> fifo_;
+#else
+    stream_name name_;
+    ring_fifo<T> fifo_;
+#endif
 };
 
 } // namespace hls

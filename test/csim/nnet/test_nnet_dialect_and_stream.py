@@ -65,6 +65,18 @@ int main(int argc, char **) {
     std::printf("%d %d\n", int(read_from_empty), int(written));
     const bool read_seven = fifo.read_nb(value);
     std::printf("%d %d %d\n", int(read_seven), value, int(fifo.empty()));
+    // Growth and wrap-around (the ring buffer of the C-simulation build starts with 16 places).
+    long checksum = 0, expected = 0, next = 0;
+    for (int round = 0; round < 5; ++round) {
+        for (int k = 0; k < 7 + 23 * round; ++k)
+            fifo.write(int(next++));
+        for (int k = 0; k < 5 + 19 * round; ++k)
+            checksum += (expected++ == fifo.read()) ? 1 : -1000;
+    }
+    const std::size_t left = fifo.size();
+    while (!fifo.empty())
+        checksum += (expected++ == fifo.read()) ? 1 : -1000;
+    std::printf("%ld %zu %ld\n", checksum, left, next);
     if (argc > 1)
         fifo.read();  // empty: must abort with the stream's name
     return 0;
@@ -72,14 +84,17 @@ int main(int argc, char **) {
 """
 
 
-def test_hls_stream_model() -> None:
+@pytest.mark.parametrize('build', ['deque', 'csim ring buffer'])
+def test_hls_stream_model(build: str) -> None:
+    """The same FIFO behaviour from std::deque and from the ring buffer of HLS4ML_CSIM_NO_TEXT."""
     if compiler() is None:
         pytest.skip('no C++ compiler')
     flags = ['-std=c++14', '-Wall', '-Wextra', '-Werror', f'-I{TEMPLATES / "stream"}']
-    executable = compile_source(STREAM_PROGRAM, flags, [TEMPLATES / 'stream'], 'hls-stream')
+    flags += ['-DHLS4ML_CSIM_NO_TEXT'] if build != 'deque' else []
+    executable = compile_source(STREAM_PROGRAM, flags, [TEMPLATES / 'stream'], f'hls-stream-{build[:5]}')
     normal = subprocess.run([str(executable)], capture_output=True, text=True)
     assert normal.returncode == 0
-    assert normal.stdout.split('\n')[:4] == ['0 2 0', '1 2', '0 1', '1 7 1']
+    assert normal.stdout.split('\n')[:5] == ['0 2 0', '1 2', '0 1', '1 7 1', '265 50 265']
     failing = subprocess.run([str(executable), 'read-empty'], capture_output=True, text=True)
     assert failing.returncode != 0
     assert "hls::stream 'layer2_out': read from an empty stream" in failing.stderr

@@ -20,10 +20,16 @@
 // quantize.h (the cast, double decomposition, rounding to double/float), format.h
 // (to_string formats), literal.h (string constructor), value.h (core class, bit/range
 // proxies, constructors), operators.h (all operators).
+// HLS4ML_CSIM_NO_TEXT (defined by the C-simulation build of hls4ml/csim/compiler.py) leaves out
+// everything text: <string>, format.h, literal.h, to_string()/text(); string-literal constructors and
+// stream output are then deleted, so a use fails to compile instead of behaving differently. It only
+// saves parsing (<string> is about a third of a small model's compile); no arithmetic changes.
 #ifndef HLS4ML_FIXED_CORE_H
 #define HLS4ML_FIXED_CORE_H
 
+#ifndef HLS4ML_CSIM_NO_TEXT
 #include "literal.h"
+#endif
 #include "operators.h"
 
 #endif

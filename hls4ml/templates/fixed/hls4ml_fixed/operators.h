@@ -311,11 +311,17 @@ inline auto operator,(const fixed_value<F, W1, I1, S1, K1> &a, const fixed_value
     return concat_bits(a, b);
 }
 
+#ifndef HLS4ML_CSIM_NO_TEXT
 template <class Char, class Traits, class F, int W, int I, bool S, bool K>
 inline std::basic_ostream<Char, Traits> &operator<<(std::basic_ostream<Char, Traits> &stream,
                                                     const fixed_value<F, W, I, S, K> &value) {
     return F::print(stream, value);
 }
+#else // deleted rather than absent: the implicit conversion to double would print something else
+template <class Char, class Traits, class F, int W, int I, bool S, bool K>
+std::basic_ostream<Char, Traits> &operator<<(std::basic_ostream<Char, Traits> &stream,
+                                             const fixed_value<F, W, I, S, K> &value) = delete;
+#endif
 
 } // namespace hls4ml_fixed
 

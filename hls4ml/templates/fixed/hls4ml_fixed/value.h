@@ -3,10 +3,13 @@
 #ifndef HLS4ML_FIXED_VALUE_H
 #define HLS4ML_FIXED_VALUE_H
 
-#include <string>
 #include <type_traits>
 
+#ifndef HLS4ML_CSIM_NO_TEXT
+#include <string>
+
 #include "format.h"
+#endif
 #include "quantize.h"
 
 namespace hls4ml_fixed {
@@ -108,7 +111,9 @@ template <class Family, int W, int I, bool S, bool IsInt> class fixed_value {
     }
 
     // Text in the family's format (the faces expose it as to_string with their own defaults).
+#ifndef HLS4ML_CSIM_NO_TEXT
     std::string text(int radix, bool sign) const { return Family::format(*this, radix, sign); }
+#endif
 
     // Replaces `count` bits from `low` with the low bits of the raw integer `bits`.
     template <class Bits> void write_bits(int low, int count, const Bits &bits) {
@@ -237,7 +242,11 @@ class writable : public fixed_value<Family, W, I, S, IsInt> {
         this->raw_ = convert_fixed<W, I, S, Q, O, N>(c_int_value<Family>(value));
     }
     writable(double value) { this->raw_ = convert_double<W, I, S, Q, O, N>(value); }
+#ifndef HLS4ML_CSIM_NO_TEXT
     writable(const char *text) { this->raw_ = parse_literal<W, I, S, Q, O, N>(text); }
+#else
+    writable(const char *text) = delete; // string literals need the text headers (core.h)
+#endif
     template <class V> writable(const range_ref<V> &range) : writable(range.get()) {}
     template <class V> writable(const bit_ref<V> &bit) : writable(bool(bit)) {}
 };
