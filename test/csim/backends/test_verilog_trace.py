@@ -6,22 +6,20 @@ missing, where Verilator is not installed (scripts/setup_env.sh installs it)."""
 from __future__ import annotations
 
 import os
-import shutil
 
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
 
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from verilog_programs import needs_tool  # noqa: E402
 
 import hls4ml  # noqa: E402
 
 pytest.importorskip('da4ml', reason='the Verilog backend needs da4ml (pip install hls4ml[rtl])')
 pytestmark = [
     pytest.mark.csim,
-    pytest.mark.skipif(
-        shutil.which('verilator') is None, reason='verilator is not installed (apt-get install verilator)'
-    ),
+    needs_tool('verilator'),
 ]
 
 
@@ -95,6 +93,7 @@ def test_one_sample_and_float32_are_traced_like_the_c_simulation(mlp_pair):
 
 def test_the_trace_build_leaves_the_project_module_unchanged(mlp_pair):
     _, verilog = mlp_pair
+    verilog.compile()  # not left to an earlier test: alone, or on another xdist worker, nothing compiled it
     simulation = verilog.compiled_simulation('trace')
     assert not simulation.project.traces
     assert not any('_trace' in path for path in simulation.project.files)
