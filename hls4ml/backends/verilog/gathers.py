@@ -17,12 +17,11 @@ import numpy as np
 
 from hls4ml.backends.verilog.fixed import quantizer
 from hls4ml.backends.verilog.selection import constant
-from hls4ml.backends.verilog.tables import MAX_ROM_ENTRIES
+from hls4ml.backends.verilog.tables import rom_address_problems
 from hls4ml.model.fixed import quantize
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import LAYER_KINDS
 from hls4ml.model.kinds.record import weights_of
-from hls4ml.model.types import FixedPrecisionType
 
 
 def _table(layer: Layer) -> np.ndarray:
@@ -73,13 +72,7 @@ def trace_interpolate(layer: Layer, inputs: list[Any], graph: Graph) -> Any:
 
 
 def check_embedding(layer: Layer, graph: Graph) -> list[str]:
-    source = graph.input_type(layer)
-    if isinstance(source, FixedPrecisionType) and source.width <= MAX_ROM_ENTRIES.bit_length() - 1:
-        return []
-    return [
-        f'{layer.describe()}: its index type {source} has more values than one ROM holds ({MAX_ROM_ENTRIES} '
-        f'entries); give the index input at most {MAX_ROM_ENTRIES.bit_length() - 1} bits'
-    ]
+    return rom_address_problems(layer, graph, 'index', 'the index input')
 
 
 def trace_embedding(layer: Layer, inputs: list[Any], graph: Graph) -> Any:

@@ -39,12 +39,17 @@ def check_element_wise(layer: Layer, graph: Graph) -> list[str]:
     """Refused: an input type too wide for a direct ROM when the function has no index narrowing."""
     if _is_logic(layer) or _indexed(layer):
         return []
+    return rom_address_problems(layer, graph, 'input', 'the input')
+
+
+def rom_address_problems(layer: Layer, graph: Graph, role: str, port: str) -> list[str]:
+    """Refused: a layer input (its `role`, named `port` in the fix) with more values than one ROM holds."""
     source = graph.input_type(layer)
     if isinstance(source, FixedPrecisionType) and source.width <= MAX_ROM_ENTRIES.bit_length() - 1:
         return []
     return [
-        f'{layer.describe()}: its input type {source} has more values than one ROM holds '
-        f'({MAX_ROM_ENTRIES} entries); give the input at most {MAX_ROM_ENTRIES.bit_length() - 1} bits'
+        f'{layer.describe()}: its {role} type {source} has more values than one ROM holds '
+        f'({MAX_ROM_ENTRIES} entries); give {port} at most {MAX_ROM_ENTRIES.bit_length() - 1} bits'
     ]
 
 
