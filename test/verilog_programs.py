@@ -1,13 +1,22 @@
-"""Test helper: the Verilog backend's traced program, run by da4ml's own interpreter, against the
-reference interpreter (no Verilator): the fast bit-exactness check of the Verilog kinds' logic."""
+"""Test helpers of the Verilog backend: the traced program, run by da4ml's own interpreter, against the
+reference interpreter (no Verilator): the fast bit-exactness check of the Verilog kinds' logic; and the
+skip mark of a test that needs an open tool."""
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
+import pytest
 
 from hls4ml.model.fixed import quantize
 from hls4ml.model.graph import ModelGraph
 from hls4ml.model.interpreter import interpret
+
+
+def needs_tool(name: str) -> pytest.MarkDecorator:
+    """Skip, naming it, where the open tool `name` (the Debian package of that name) is not on PATH."""
+    return pytest.mark.skipif(shutil.which(name) is None, reason=f'{name} is not installed (apt-get install {name})')
 
 
 def assert_program_matches_reference(model: ModelGraph, x: np.ndarray) -> None:

@@ -6,24 +6,22 @@ tool is missing, where Verilator or Yosys is not installed (scripts/setup_env.sh
 from __future__ import annotations
 
 import os
-import shutil
 
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
 
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from verilog_programs import needs_tool  # noqa: E402
 
 import hls4ml  # noqa: E402
 
 pytest.importorskip('da4ml', reason='the Verilog backend needs da4ml (pip install hls4ml[rtl])')
 pytestmark = [
     pytest.mark.csim,
-    pytest.mark.skipif(
-        shutil.which('verilator') is None, reason='verilator is not installed (apt-get install verilator)'
-    ),
+    needs_tool('verilator'),
 ]
-needs_yosys = pytest.mark.skipif(shutil.which('yosys') is None, reason='yosys is not installed (apt-get install yosys)')
+needs_yosys = needs_tool('yosys')
 
 
 def convert_both(model: keras.Model, tmp_path, precision: str, granularity: str = 'model', clock_period: float = 5):

@@ -7,7 +7,6 @@ Verilator or Yosys (scripts/setup_env.sh installs all four)."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ pytest.importorskip('hgq', reason='HGQ2 is not installed (pip install hls4ml[hgq
 pytest.importorskip('da4ml', reason='the Verilog backend needs da4ml (pip install hls4ml[rtl])')
 
 import hgq_models  # noqa: E402
+from verilog_programs import needs_tool  # noqa: E402
 
 import hls4ml  # noqa: E402
 
@@ -26,10 +26,8 @@ from da4ml_flow import run_da4ml_flow  # noqa: E402
 
 pytestmark = [
     pytest.mark.csim,
-    pytest.mark.skipif(
-        shutil.which('verilator') is None, reason='verilator is not installed (apt-get install verilator)'
-    ),
-    pytest.mark.skipif(shutil.which('yosys') is None, reason='yosys is not installed (apt-get install yosys)'),
+    needs_tool('verilator'),
+    needs_tool('yosys'),
 ]
 
 

@@ -8,11 +8,11 @@ must equal the C-simulation bit for bit. Skips, naming the tool, where Verilator
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 
 import numpy as np
 import pytest
+from verilog_programs import needs_tool
 
 import hls4ml
 from hls4ml.converters.builder import GraphBuilder, Origin
@@ -24,9 +24,7 @@ from hls4ml.model.som_graphs import som_graph
 pytest.importorskip('da4ml', reason='the Verilog backend needs da4ml (pip install hls4ml[rtl])')
 pytestmark = [
     pytest.mark.csim,
-    pytest.mark.skipif(
-        shutil.which('verilator') is None, reason='verilator is not installed (apt-get install verilator)'
-    ),
+    needs_tool('verilator'),
 ]
 
 GraphMaker = Callable[[], tuple[Graph, dict[str, str]]]

@@ -6,7 +6,6 @@ Skips, naming the tool, where Verilator is not installed (scripts/setup_env.sh i
 from __future__ import annotations
 
 import os
-import shutil
 import warnings
 
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
@@ -15,15 +14,14 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
+from verilog_programs import needs_tool  # noqa: E402
 
 import hls4ml  # noqa: E402
 
 pytest.importorskip('da4ml', reason='the Verilog backend needs da4ml (pip install hls4ml[rtl])')
 pytestmark = [
     pytest.mark.csim,
-    pytest.mark.skipif(
-        shutil.which('verilator') is None, reason='verilator is not installed (apt-get install verilator)'
-    ),
+    needs_tool('verilator'),
 ]
 layers = keras.layers
 
