@@ -9,10 +9,11 @@ The peer's interpreter is --peer-python, else $HLS4ML_PEER_PYTHON, else ~/.cache
 that machine noise hits both alike; ours runs this tree (PYTHONPATH) with a fresh compile cache. A
 worker times `import hls4ml`, convert + write, a cold compile, a warm compile (unchanged model), a
 compile after changing one layer's precision (ours), predict() (median of 3 calls on a share of --samples
-inputs per model, after a warm-up), trace() (median of 3), and reports its peak memory (the worker's own: a forked g++
-counts its parent's pages, so the compiler's is not separable this way) and the largest difference
-from Keras. The driver prints medians, ratios ours / hls4ml, whether both gave the same
-bits, and predict as a share of the physical floor (docs/performance.md says how that is computed).
+inputs per model, after a warm-up), trace() (median of 3), and reports peak memory: the worker's own, what
+hls4ml added to it (its peak minus the peak before `import hls4ml`, when Keras and the model are loaded), and
+the compilers' during the cold compile (bench/child_memory.py), and the largest difference from Keras. The
+driver prints medians, ratios ours / hls4ml, whether both gave the same bits, predict as a share of the
+physical floor (docs/performance.md says how that is computed), and how time and memory grow with the model.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from child_memory import ChildPeakMemory  # noqa: E402
 from perf_models import MODELS, BenchModel, build, inputs, macs  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,6 +53,7 @@ def worker(name: str, samples: int, directory: Path, label: str) -> dict:
     model = build(spec)
     x = inputs(spec, max(200, int(samples * spec.sample_share)))
     expected = np.asarray(model.predict(x[:2000], verbose=0), dtype=np.float64).reshape(len(x[:2000]), -1)
+    framework_peak_mb = _peak_rss_mb()
     start, cpu_start = time.perf_counter(), time.process_time()
     import hls4ml
 
@@ -66,16 +69,22 @@ def worker(name: str, samples: int, directory: Path, label: str) -> dict:
     result['import_convert_write_cpu_s'] = time.process_time() - cpu_start
     # Ours loads its subpackages on first use, the peer when imported: compare the sum.
     result['import_convert_write_s'] = result['import_s'] + result['convert_write_s']
-    result['compile_cold_s'] = _timed(hls_model.compile)
+    with ChildPeakMemory() as compilers:
+        result['compile_cold_s'] = _timed(hls_model.compile)
+    result['compiler_peak_mb'] = compilers.megabytes
     result['compile_warm_s'] = _timed(hls_model.compile)
     result.update(_predict_figures(hls_model, x, expected))
-    result['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    result['compiler_peak_rss_mb'] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # largest child
+    result['peak_rss_mb'] = _peak_rss_mb()
+    result['added_peak_mb'] = result['peak_rss_mb'] - framework_peak_mb
     if label == 'ours':  # the target is against our own cold compile; the peer has no cache to reuse
         result['compile_changed_s'] = _changed_precision_compile(hls4ml, model, config, spec, directory)
         result['guard_s'] = _guard_seconds(hls4ml, model, config, spec.io_type)
     np.save(directory / 'predictions.npy', result.pop('predictions'))
     return result
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _guard_seconds(hls4ml, model, config: dict, io_type: str) -> float:
@@ -251,7 +260,8 @@ def markdown(rows: list[dict], comparisons: list[dict], context: dict) -> str:
         f'`import hls4ml` (fresh process): ours {context["import_ours"]:.3f} s, hls4ml {context["import_peer"]:.3f} s.',
         '',
     ]
-    return '\n'.join(lines + _row_table(rows) + [''] + _ratio_table(comparisons)) + '\n'
+    tables = _row_table(rows) + [''] + _ratio_table(comparisons) + [''] + _growth_table(rows)
+    return '\n'.join(lines + tables) + '\n'
 
 
 def _figure(row: dict, key: str, digits: int) -> str:
@@ -262,7 +272,8 @@ def _figure(row: dict, key: str, digits: int) -> str:
 def _row_table(rows: list[dict]) -> list[str]:
     lines = [
         '| model | impl | convert+write s (import+convert+write CPU s) | guard s | compile cold s | warm s | '
-        'one layer changed s | predict samples/s | trace / predict | peak RSS MB | g++ peak RSS MB | '
+        'one layer changed s | predict samples/s | trace / predict | peak RSS MB (added by hls4ml) | '
+        'compiler peak MB | '
         'max diff vs Keras |',
         '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ]
@@ -275,7 +286,8 @@ def _row_table(rows: list[dict]) -> list[str]:
             f'{row["convert_write_s"]:.3f} ({_figure(row, "import_convert_write_cpu_s", 3)}) | '
             f'{_figure(row, "guard_s", 3)} | {row["compile_cold_s"]:.2f} | {row["compile_warm_s"]:.3f} | '
             f'{_figure(row, "compile_changed_s", 2)} | {row["predict_samples_per_s"]:,.0f} | '
-            f'{row["trace_over_predict"]:.2f} | {row["peak_rss_mb"]:.0f} | {_figure(row, "compiler_peak_rss_mb", 0)} | '
+            f'{row["trace_over_predict"]:.2f} | {row["peak_rss_mb"]:.0f} ({_figure(row, "added_peak_mb", 0)}) | '
+            f'{_figure(row, "compiler_peak_mb", 0)} | '
             f'{row["max_abs_diff_keras"]:.4f} |'
         )
     return lines
@@ -284,22 +296,56 @@ def _row_table(rows: list[dict]) -> list[str]:
 def _ratio_table(comparisons: list[dict]) -> list[str]:
     lines = [
         '| model | predict ours / hls4ml | compile cold ours / hls4ml | import+convert+write ours / hls4ml '
-        '(CPU) | same bits | share of the floor |',
-        '|---|---|---|---|---|---|',
+        '(CPU) | same bits | share of the floor | measured (UTC, runs, load after) |',
+        '|---|---|---|---|---|---|---|',
     ]
     for item in comparisons:
+        when = f'{item["measured"]}, {item["runs"]}, {item["load_after"]}' if 'measured' in item else '-'
         if 'predict_x' not in item:
             share = f'{item["floor_share"]:.1%}' if 'floor_share' in item else '-'
-            lines.append(f'| {item["model"]} | {item.get("error") or item.get("peer_error")} | | | | {share} |')
+            problem = item.get('error') or item.get('peer_error')
+            lines.append(f'| {item["model"]} | {problem} | | | | {share} | {when} |')
             continue
         same = 'yes' if item['same_bits'] else f'no (max {item["max_bits_diff"]:.3g})'
         cpu = item.get('import_convert_write_cpu_ratio')
         lines.append(
             f'| {item["model"]} | {item["predict_x"]:.1f}x | {item["compile_cold_ratio"]:.2f}x | '
             f'{item["import_convert_write_ratio"]:.2f}x ({"-" if cpu is None else f"{cpu:.2f}x"}) | {same} | '
-            f'{item["floor_share"]:.1%} |'
+            f'{item["floor_share"]:.1%} | {when} |'
         )
     return lines
+
+
+def _growth_table(rows: list[dict]) -> list[str]:
+    """How compile time, predict time and memory grow with the model's work, both tools side by side."""
+    lines = [
+        '| model | MACs / sample | compile cold s (ours / hls4ml) | predict us / sample (ours / hls4ml) | '
+        'memory added MB (ours / hls4ml) | compiler peak MB (ours / hls4ml) |',
+        '|---|---|---|---|---|---|',
+    ]
+    by_model: dict[str, dict[str, dict]] = {}
+    for row in rows:
+        by_model.setdefault(row['model'], {})[row['impl']] = row
+    for name, found in sorted(by_model.items(), key=lambda item: item[1].get('ours', {}).get('macs') or 0):
+        ours, peer = found.get('ours', {}), found.get('hls4ml', {})
+        cells = [
+            ' / '.join(_growth_cell(row, key, scale, digits) for row in (ours, peer))
+            for key, scale, digits in (
+                ('compile_cold_s', 1.0, 2),
+                ('predict_samples_per_s', None, 1),
+                ('added_peak_mb', 1.0, 0),
+                ('compiler_peak_mb', 1.0, 0),
+            )
+        ]
+        lines.append(f'| {name} | {ours.get("macs", 0):,} | ' + ' | '.join(cells) + ' |')
+    return lines
+
+
+def _growth_cell(row: dict, key: str, scale: float | None, digits: int) -> str:
+    value = row.get(key)
+    if 'error' in row or value is None:
+        return 'timeout' if 'timeout' in str(row.get('error', '')) else '-'
+    return f'{1e6 / value:,.{digits}f}' if scale is None else f'{value * scale:,.{digits}f}'
 
 
 def main() -> int:
@@ -314,6 +360,7 @@ def main() -> int:
     rows, comparisons = previous_results(args)
     for name in args.models.split(','):
         runs: dict[str, list[dict]] = {label: [] for label, _ in impls}
+        started = time.gmtime()
         for _ in range(args.repeat):
             for label, python in impls:
                 runs[label].append(run_worker(python, label, name, args.samples, args.timeout))
@@ -321,7 +368,7 @@ def main() -> int:
         rows = [row for row in rows if row['model'] != name]
         rows += [{k: v for k, v in row.items() if k != 'predictions'} for row in medians.values()]
         comparisons = [item for item in comparisons if item['model'] != name]
-        comparisons.append(compare(medians['ours'], medians.get('hls4ml'), peak))
+        comparisons.append({**compare(medians['ours'], medians.get('hls4ml'), peak), **measured(args, started)})
         print(json.dumps(comparisons[-1]), flush=True)
         write_results(args, in_bench_order(rows), in_bench_order(comparisons), context(args, impls, peak_how, imports))
     return 0
@@ -369,6 +416,15 @@ def context(args: argparse.Namespace, impls: list, peak_how: str, imports: dict)
         'repeat': args.repeat,
         'samples': args.samples,
         'timeout_s': args.timeout,
+    }
+
+
+def measured(args: argparse.Namespace, started: time.struct_time) -> dict:
+    """When and how one model was measured (a --update run keeps other models' rows of earlier runs)."""
+    return {
+        'measured': time.strftime('%Y-%m-%d %H:%M', started),
+        'runs': args.repeat,
+        'load_after': round(os.getloadavg()[0], 2),
     }
 
 
