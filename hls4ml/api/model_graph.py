@@ -13,8 +13,6 @@ from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
 from hls4ml.csim import Simulation
-from hls4ml.learning import learner_for
-from hls4ml.learning.learners import ModelGraph as LearningModel
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, format_graph
@@ -26,9 +24,10 @@ from hls4ml.model.verify import verify
 from hls4ml.writer import write_project
 from hls4ml.writer.files import project_lock
 
-if TYPE_CHECKING:  # imported where used: a conversion for an HLS backend loads neither
+if TYPE_CHECKING:  # imported where used: a conversion loads none of them
     from hls4ml.csim.rtl import RTLSimulation
     from hls4ml.estimate import Estimate
+    from hls4ml.learning.learners import ModelGraph as LearningModel
 
 
 class ProjectConfig(dict):
@@ -205,7 +204,9 @@ class ModelGraph:
                 f'on-chip learning runs on the C-simulation of an HLS backend, not on the {self.backend.name} '
                 "backend's RTL simulation: convert the model with an HLS backend (e.g. Vitis) for it"
             )
-        return learner_for(cast(LearningModel, self), layer_name)  # an HLS backend: its simulation is a C one
+        from hls4ml.learning import learner_for
+
+        return learner_for(cast('LearningModel', self), layer_name)  # an HLS backend: its simulation is a C one
 
     def update_weights(self, layer_name: str, weights: dict[str, np.ndarray]) -> None:
         """Replace weights of a layer (same shapes, finite); the next predict() compiles again."""

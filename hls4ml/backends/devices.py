@@ -8,6 +8,7 @@ utilisation percentage in a paper.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -116,3 +117,17 @@ def part_of(part: str | None) -> Part | None:
         if name.startswith(known):
             return PARTS[known]
     return None
+
+
+DSP_INPUTS = (27, 18)  # the narrowest DSP multiplier of the families in the table
+
+
+def surely_fits(part: Part, products: int, data_bits: int, weight_bits: int, accum_bits: int) -> bool:
+    """True when even every product as a full array multiplier plus its adder in LUTs (data bits x weight
+    bits + accumulator bits), and as DSP blocks of the narrowest kind, fits the part: far more than the
+    estimator ever counts, so the conversion's oversize check need not run (nor import) the estimator."""
+    luts = part.resources.get('LUT') or part.resources.get('ALUT') or 0
+    dsps = part.resources.get('DSP') or 0
+    wide, narrow = max(data_bits, weight_bits), min(data_bits, weight_bits)
+    blocks = math.ceil(wide / DSP_INPUTS[0]) * math.ceil(narrow / DSP_INPUTS[1])
+    return products * (data_bits * weight_bits + accum_bits) <= luts and products * blocks <= dsps

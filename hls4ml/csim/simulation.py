@@ -15,6 +15,7 @@ may predict and trace from several threads at once.
 from __future__ import annotations
 
 import ctypes
+import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,7 @@ class Simulation:
         self.interface = interface
         self.library_path = library
         self.from_cache = from_cache
+        self._scratch = threading.local()  # trace()'s scratch buffers, per thread
         self._library = ctypes.CDLL(str(library), mode=ctypes.RTLD_LOCAL)
         pointers = ctypes.POINTER(ctypes.c_void_p)
         self._predict = self._symbol('predict', [pointers, pointers, ctypes.c_long])
@@ -132,23 +134,55 @@ class Simulation:
         return self._shape_outputs(outputs, single, dtype)
 
     def trace(self, x: Any) -> tuple[Any, dict[str, np.ndarray]]:
-        """Predictions and every traced layer's outputs. The C library writes the traces of a chunk of
-        samples into small scratch buffers that stay in cache, and numpy copies each chunk once into the
-        result arrays, already in the caller's dtype: writing all traces of a large batch as fresh doubles
-        and then converting them made trace() several times slower than predict()."""
+        """Predictions and every traced layer's outputs, in the caller's dtype. Doubles: the C library
+        writes the traces straight into the result arrays, in one call. Other dtypes: it writes the traces
+        of a chunk of samples into small scratch buffers that stay in cache (kept per thread between
+        calls), and numpy narrows each chunk once into the results: writing all traces of a large batch
+        as fresh doubles and then converting them made trace() several times slower than predict()."""
         inputs, samples, single, dtype = self._prepare(x)
         outputs = self._buffers(self.interface.outputs, samples)
-        traced = {name: np.empty((samples, *shape), dtype=dtype) for name, shape in self.interface.traces}
+        traced = _result_arrays(self.interface.traces, samples, dtype)
+        flat = [result.reshape(samples, -1) for result in traced.values()]
+        if dtype == np.float64:
+            self._run_trace(inputs, outputs, flat, 0, samples)
+            return self._shape_outputs(outputs, single, dtype), traced
         chunk = _trace_chunk(self.interface.traces, samples)
-        scratch = self._buffers(self.interface.traces, chunk)
+        scratch = self._trace_scratch(chunk)
         for start in range(0, samples, chunk):
             stop = min(start + chunk, samples)
-            chunk_inputs = self._pointer_array([array[start:stop] for array in inputs])
-            chunk_outputs = self._pointer_array([array[start:stop] for array in outputs])
-            self._trace(chunk_inputs, chunk_outputs, self._pointer_array(scratch), stop - start)
-            for result, buffer in zip(traced.values(), scratch, strict=True):
-                result.reshape(samples, -1)[start:stop] = buffer[: stop - start]
+            self._run_trace(inputs, outputs, scratch, start, stop)
+            for result, buffer in zip(flat, scratch, strict=True):
+                result[start:stop] = buffer[: stop - start]
         return self._shape_outputs(outputs, single, dtype), traced
+
+    def _run_trace(
+        self, inputs: list[np.ndarray], outputs: list[np.ndarray], traces: list[np.ndarray], start: int, stop: int
+    ) -> None:
+        """Samples start..stop through the C trace; `traces` holds rows for them from its row 0."""
+        chunk_inputs = self._pointer_array([array[start:stop] for array in inputs])
+        chunk_outputs = self._pointer_array([array[start:stop] for array in outputs])
+        self._trace(chunk_inputs, chunk_outputs, self._pointer_array(traces), stop - start)
+
+    def _trace_scratch(self, chunk: int) -> list[np.ndarray]:
+        """This thread's scratch buffers of `chunk` samples (made again only when a larger chunk is asked):
+        fresh ones cost a page fault per 4 KiB written, every call."""
+        kept = getattr(self._scratch, 'buffers', None)
+        if kept is None or getattr(self._scratch, 'samples', 0) < chunk:
+            kept = self._scratch.buffers = self._buffers(self.interface.traces, chunk)
+            self._scratch.samples = chunk
+        return [buffer[:chunk] for buffer in kept]
+
+
+def _result_arrays(traces: tuple[Port, ...], samples: int, dtype: np.dtype) -> dict[str, np.ndarray]:
+    """Each traced layer's (samples, *shape) array, all views of one block: one large allocation, which numpy
+    asks the kernel to back with huge pages, takes far fewer page faults than many."""
+    sizes = [samples * _size(shape) for _, shape in traces]
+    block = np.empty(sum(sizes), dtype=dtype)
+    offsets = np.cumsum([0, *sizes])
+    return {
+        name: block[offsets[index] : offsets[index + 1]].reshape(samples, *shape)
+        for index, (name, shape) in enumerate(traces)
+    }
 
 
 TRACE_SCRATCH_BYTES = 4 << 20  # the traces of one chunk of samples: about the size of a core's L2 cache

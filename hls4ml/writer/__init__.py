@@ -16,21 +16,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import numpy as np
 import yaml
 
 from hls4ml.backends.base import WEIGHTS_TEMPLATE, Backend, Design
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.backends.script_values import check_output_dir
-from hls4ml.csim.cache import cache_root
 from hls4ml.csim.compiler import SourceTree
 from hls4ml.csim.simulation import CSimInterface
 from hls4ml.model.names import check_project_name
 from hls4ml.writer.csim_weights import weights_as_data
 from hls4ml.writer.files import project_lock, remove_stale, write_files
+from hls4ml.writer.templates import TEMPLATES, template_environment
 
-TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmware/)
     ('fixed', 'ap_types'),
     ('stream', 'ap_types'),
@@ -39,26 +37,10 @@ STATIC_LIBRARIES = (  # (source folder under templates/, destination under firmw
 CSIM_PRELUDE, CSIM_PRELUDE_TEMPLATE = 'csim_prelude.h', 'common/csim_prelude.h.j2'  # precompiled (csim/precompiled.py)
 
 
-@functools.cache
-def _environment(backend_dir: str) -> jinja2.Environment:
-    """One environment per backend and process: its own folder first (`dialect.j2`, its project files),
-    then templates/ (so `common/...` names the shared templates). Compiled templates are also kept on
-    disk between runs."""
-    bytecode = cache_root() / 'jinja'
-    bytecode.mkdir(parents=True, exist_ok=True)
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(TEMPLATES / backend_dir), str(TEMPLATES)]),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-        bytecode_cache=jinja2.FileSystemBytecodeCache(str(bytecode)),
-    )
-
-
 def render_project(design: Design, project: ProjectContext) -> dict[str, str]:
     """Relative path -> file content for every generated file."""
     backend = design.backend
-    environment = _environment(backend.template_dir)
+    environment = template_environment(backend.template_dir)
     name = project.project_name
     templates = {**backend.project_files(), **(backend.learn_files() if project.learners else {})}
     files = {path.format(name=name): template for path, template in templates.items()}
@@ -137,7 +119,7 @@ def _simulation_files(files: dict[str, bytes], project: ProjectContext, backend:
     firmware = _in_sources(backend, 'firmware')
     bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
     sources = {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')}
-    environment = _environment(backend.template_dir)
+    environment = template_environment(backend.template_dir)
     sources[f'{firmware}/{CSIM_PRELUDE}'] = environment.get_template(CSIM_PRELUDE_TEMPLATE).render(p=project).encode()
     return weights_as_data(sources, project.arrays, environment, firmware)
 

@@ -6,6 +6,7 @@ Resource strategy and io_stream do not warn."""
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 
 import keras
@@ -85,3 +86,13 @@ def test_the_jet_tagging_mlp_does_not_warn(tmp_path) -> None:
     model = keras.Sequential([*layers, keras.layers.Dense(5, activation='softmax')])
     config = hls4ml.utils.config_from_keras_model(model, granularity='name', default_precision='ap_fixed<16,6>')
     assert oversize_warnings(lambda: convert(model, tmp_path, hls_config=config, part='xcu250-figd2104-2L-e')) == []
+
+
+def test_a_layer_the_bound_shows_to_fit_does_not_run_the_estimator(tmp_path, monkeypatch) -> None:
+    """64x32 unrolls 2048 products, above ESTIMATE_FROM, yet surely fits the default part: the check
+    neither imports nor runs the estimator (about 0.012 s of every such conversion)."""
+    hls_model = convert(dense(64, 32), tmp_path)
+    monkeypatch.setitem(sys.modules, 'hls4ml.estimate.oversize', None)  # importing it now raises ImportError
+    assert oversize_layers(hls_model.design) == []
+    with pytest.raises(ImportError):  # and a layer the bound cannot show to fit still asks the estimator
+        oversize_layers(convert(dense(100, 40), tmp_path, part='xc7z020clg400-1').design)

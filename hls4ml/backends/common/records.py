@@ -6,6 +6,9 @@ kernel reads), the kernel call, and the constant arrays (weights, tables) it nee
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,31 +20,86 @@ EXACT_DOUBLE_BITS = 53
 
 
 VALUES_PER_ROW = 16
+PRINTED_MEMO_CHARACTERS = 64 << 20  # the printed arrays kept per process (about 64 MB of text)
 
 
 @dataclass
 class ConstArray:
-    """A constant C array: `static const <type_name> <name>[<size>] = {<values>};` in weights/<name>.h."""
+    """A constant C array: `static const <type_name> <name>[<size>] = {<values>};` in weights/<name>.h.
+
+    `doubles` are the quantized values, each an exact double of the type; their decimal text is printed
+    only when a header is rendered (`value_lines`), so a lowering that renders nothing (estimate())
+    prints nothing."""
 
     name: str
     type_name: str
-    values: list[str]
     shape: tuple[int, ...]
     minimum: float
     maximum: float
     zeros: int
-    doubles: np.ndarray = field(repr=False)  # the printed values as doubles (the C-simulation's binary copy)
+    doubles: np.ndarray = field(repr=False)  # also the C-simulation's binary copy
 
     @property
     def size(self) -> int:
-        return len(self.values)
+        return int(self.doubles.size)
 
     @property
-    def rows(self) -> list[str]:
-        """The values, VALUES_PER_ROW to a line as the weights header prints them; joined here because
-        Jinja's batch and join filters took most of the write time of large models (0.2 s a 512x512 kernel)."""
-        values = self.values
-        return [', '.join(values[start : start + VALUES_PER_ROW]) for start in range(0, len(values), VALUES_PER_ROW)]
+    def value_lines(self) -> str:
+        """The values as the weights header's `#define` continues them: VALUES_PER_ROW to a line, each line
+        opened by a newline and four spaces, all but the last closed by `, \\`. Printed here, not with
+        Jinja's batch and join filters, which took most of the write time of large models."""
+        return printed_values(self.doubles)
+
+
+class _PrintedMemo:
+    """The printed text of arrays by the SHA-256 of their doubles, least recently used first out: a
+    compile() after write(), or of an unchanged model, prints its 300,000 weights again otherwise
+    (0.2-0.4 s). The text is a function of the doubles' bytes alone, so the key cannot serve a stale one."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.entries: OrderedDict[bytes, str] = OrderedDict()
+        self.characters = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: bytes) -> str | None:
+        with self.lock:
+            text = self.entries.get(key)
+            if text is not None:
+                self.entries.move_to_end(key)
+            return text
+
+    def put(self, key: bytes, text: str) -> None:
+        with self.lock:
+            if key in self.entries or len(text) > self.limit:
+                return
+            self.entries[key] = text
+            self.characters += len(text)
+            while self.characters > self.limit:
+                self.characters -= len(self.entries.popitem(last=False)[1])
+
+
+_PRINTED = _PrintedMemo(PRINTED_MEMO_CHARACTERS)
+
+
+def printed_values(doubles: np.ndarray) -> str:
+    """`value_lines` of these doubles (see ConstArray), from the process memo when printed before."""
+    raw = np.ascontiguousarray(doubles, dtype=np.float64)
+    key = hashlib.sha256(raw.data).digest()
+    text = _PRINTED.get(key)
+    if text is None:
+        text = _print_rows(raw.ravel())
+        _PRINTED.put(key, text)
+    return text
+
+
+def _print_rows(doubles: np.ndarray) -> str:
+    """Each distinct value printed once (a 16-bit type has at most 65,536), then laid out in rows."""
+    distinct, positions = np.unique(doubles, return_inverse=True)
+    table = np.array([_shortest(value) for value in distinct.tolist()], dtype=object)
+    texts = table[positions.ravel()].tolist()
+    rows = [', '.join(texts[start : start + VALUES_PER_ROW]) for start in range(0, len(texts), VALUES_PER_ROW)]
+    return '\n    ' + ', \\\n    '.join(rows) if rows else ''
 
 
 @dataclass(frozen=True)
@@ -116,13 +174,11 @@ class LayerImpl:
     adder_graph: AdderGraphCode | None = None  # Strategy 'distributed_arithmetic' (distributed.py)
 
 
-def format_values(
-    values: np.ndarray, precision: FixedPrecisionType, family: str, where: str
-) -> tuple[list[str], np.ndarray]:
-    """Quantize `values` into `precision` and print each as a decimal double that converts back exactly.
+def exact_doubles(values: np.ndarray, precision: FixedPrecisionType, family: str, where: str) -> np.ndarray:
+    """`values` quantized into `precision`, as doubles that the header prints and C++ converts back exactly.
 
-    Every printed double is the quantized value itself, so the C++ conversion double -> type is
-    exact and the firmware holds the very raw bits the Python twin computed.
+    Every double is the quantized value itself, so the C++ conversion double -> type is exact and the
+    firmware holds the very raw bits the Python twin computed; a type too wide for that is refused.
     """
     quantized = quantize(np.asarray(values, dtype=np.float64).ravel(), precision, family)
     doubles = quantized.to_double()
@@ -133,7 +189,7 @@ def format_values(
                 f'{where}: {precision} values cannot be written exactly as doubles; use a type of at '
                 f'most {EXACT_DOUBLE_BITS} bits'
             )
-    return [_shortest(value) for value in doubles.tolist()], doubles
+    return doubles
 
 
 def _shortest(value: float) -> str:
@@ -144,8 +200,8 @@ def _shortest(value: float) -> str:
 def const_array(
     name: str, type_name: str, values: np.ndarray, precision: FixedPrecisionType, family: str, where: str
 ) -> ConstArray:
-    printed, doubles = format_values(values, precision, family, where)
+    doubles = exact_doubles(values, precision, family, where)
     shape = tuple(np.shape(values))
     low = float(doubles.min()) if doubles.size else 0.0
     high = float(doubles.max()) if doubles.size else 0.0
-    return ConstArray(name, type_name, printed, shape, low, high, int((doubles == 0).sum()), doubles)
+    return ConstArray(name, type_name, shape, low, high, int((doubles == 0).sum()), doubles)
