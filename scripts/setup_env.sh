@@ -10,6 +10,9 @@ fi
 # Brevitas (quantization-aware training exported to QONNX) for one end-to-end test. --no-deps: its
 # requirements are met by the packages above, and pip must never be asked to pick a torch of its own.
 .venv/bin/pip install -q --no-deps brevitas==0.13.4 dependencies==2.0.1 onnxoptimizer==0.4.2
+# The writer's templates compiled once, as pip compiles the .py files (hls4ml/writer/templates.py): the first
+# conversion then reads them instead of compiling them.
+.venv/bin/python -c 'from hls4ml.writer.templates import precompile_templates as p; p(["vitis", "oneapi", "catapult"])'
 # Verilator (co-simulation) and Yosys (synthesis) for the Verilog backend (docs/verilog.md); a machine
 # that has both skips this. Without them (no apt, not root) the Verilog backend's tests skip, saying so.
 if ! command -v verilator >/dev/null || ! command -v yosys >/dev/null; then
