@@ -22,12 +22,12 @@ import subprocess
 import tempfile
 import warnings
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from hls4ml.csim import precompiled
 from hls4ml.csim.cache import cache_root, locked
 from hls4ml.csim.target import target_flags, target_key
+from hls4ml.csim.toolchain import find_compiler
 
 CXX_FLAGS = (
     '-std=c++17',
@@ -97,19 +97,10 @@ def cache_dir() -> Path:
     return path
 
 
-@lru_cache(maxsize=4)
-def _compiler(name: str) -> tuple[str, str] | None:
-    if shutil.which(name) is None:
-        return None
-    result = subprocess.run([name, '--version'], capture_output=True, text=True, check=False, timeout=60)
-    lines = result.stdout.splitlines()
-    return name, lines[0] if lines else name
-
-
 def compiler() -> tuple[str, str]:
     """The C++ compiler (env CXX, else g++) and its version line."""
     name = os.environ.get('CXX', 'g++')
-    found = _compiler(name)
+    found = find_compiler(name)
     if found is None:
         raise CompilationError(f"C++ compiler '{name}' not found: install g++ (apt-get install g++) or set CXX")
     return found
