@@ -15,7 +15,7 @@ import hls4ml  # noqa: E402
 from hls4ml.csim.compiler import CompilationError, SourceTree, compile_library  # noqa: E402
 from hls4ml.writer import write_project  # noqa: E402
 
-pytestmark = pytest.mark.csim
+pytestmark = [pytest.mark.csim, pytest.mark.filterwarnings('error::hls4ml.csim.units.UnitCacheWarning')]
 
 
 @pytest.fixture(autouse=True)
