@@ -63,9 +63,9 @@ def _merges() -> keras.Model:
 
 
 def _convert(model: keras.Model, io_type: str, folder, changes: dict | None = None):
-    config = hls4ml.utils.config_from_keras_model(model, granularity='name', default_precision='ap_fixed<16,6>')
-    for layer, settings in (changes or {}).items():
-        config['LayerName'][layer].update(settings)
+    """Fixed types for the whole model (no 'auto' type follows a change downstream), then `changes` per layer."""
+    config = hls4ml.utils.config_from_keras_model(model, granularity='model', default_precision='ap_fixed<16,6>')
+    config['LayerName'] = {layer: dict(settings) for layer, settings in (changes or {}).items()}
     return hls4ml.converters.convert_from_keras_model(
         model, hls_config=config, output_dir=str(folder), backend='Vitis', io_type=io_type
     )
@@ -120,14 +120,14 @@ def test_a_changed_layer_is_rebuilt_and_equals_a_cold_single_build(change: str, 
     x = np.random.default_rng(2).uniform(-3, 3, (30, 6, 6, 2))
     _run(_convert(model, 'io_stream', tmp_path / 'before'), x, True, monkeypatch)
     before = _objects(tmp_path)
-    changes = {}
+    changes = {}  # conv1 and its ReLU share the first unit, fc is in the last: one unit changes (and the bridge not)
     if change == 'precision':
-        changes = {'conv2': {'Precision': {'result': 'ap_fixed<12,5>'}}}
+        changes = {'conv1': {'Precision': {'result': 'ap_fixed<12,5>'}}}
     elif change == 'reuse':
         changes = {'fc': {'ReuseFactor': 4}}
     else:
-        kernel, bias = model.get_layer('conv2').get_weights()
-        model.get_layer('conv2').set_weights([kernel * 0.5, bias])
+        kernel, bias = model.get_layer('conv1').get_weights()
+        model.get_layer('conv1').set_weights([kernel * 0.5, bias])
     changed = _convert(model, 'io_stream', tmp_path / 'after', changes)
     split = _run(changed, x, True, monkeypatch)
     rebuilt = _objects(tmp_path) - before
