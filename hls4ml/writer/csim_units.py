@@ -159,7 +159,7 @@ def _declarations(project: ProjectContext, unit: UnitContext, structs: dict[str,
         elif name in by_struct:
             pending |= structs[name]
         elif name in arrays:
-            pending.add(arrays[name].type_name)
+            pending |= _identifiers(arrays[name].type_name)
     unit.typedefs = [(name, spelling) for name, spelling in project.typedefs if name in seen]
     unit.structs = [layer for layer in project.layers if layer.struct in seen]
     unit.arrays = [array.name for array in project.arrays if array.name in seen]
