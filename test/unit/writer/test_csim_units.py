@@ -43,7 +43,7 @@ def test_each_unit_declares_only_its_layers(tmp_path, monkeypatch) -> None:
     assert 'parameters.h' not in top and 'struct ' not in top
 
 
-@pytest.mark.parametrize(('setting', 'backend'), [('0', 'Vitis'), ('1', 'oneAPI'), ('1', 'Catapult')])
+@pytest.mark.parametrize(('setting', 'backend'), [('0', 'Vitis'), ('', 'Vitis'), ('1', 'oneAPI'), ('1', 'Catapult')])
 def test_what_does_not_fit_stays_one_unit(setting: str, backend: str, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv('HLS4ML_CSIM_SPLIT', setting)
     assert _sources(tmp_path, backend).units == ()
