@@ -22,12 +22,12 @@ import subprocess
 import tempfile
 import warnings
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
-from hls4ml.csim import precompiled
+from hls4ml.csim import precompiled, units
 from hls4ml.csim.cache import cache_root, locked
 from hls4ml.csim.target import target_flags, target_key
+from hls4ml.csim.toolchain import find_compiler
 
 CXX_FLAGS = (
     '-std=c++17',
@@ -54,6 +54,19 @@ class CacheWarning(UserWarning):
 
 
 @dataclass(frozen=True)
+class CompileUnit:
+    """One translation unit of a split simulation build (hls4ml/writer/csim_units.py, hls4ml/csim/units.py).
+
+    `depends` are the tree's files it can read besides the static libraries (`SourceTree.library_dirs`):
+    its own source and the weights it embeds. Its cached object is keyed by exactly those bytes.
+    """
+
+    source: str
+    depends: tuple[str, ...]
+    layers: tuple[str, ...]  # the layers it computes (none: the bridge and the top function)
+
+
+@dataclass(frozen=True)
 class SourceTree:
     """Everything one C-simulation library is compiled from.
 
@@ -69,6 +82,7 @@ class SourceTree:
     defines: tuple[str, ...] = ()
     prelude: str = ''
     library_dirs: tuple[str, ...] = ()
+    units: tuple[CompileUnit, ...] = ()  # a split build (the bridge last); none: one translation unit
 
     def digest(self, compiler_line: str) -> str:
         """The cache key: the compiler, the flags, the target CPU (hls4ml/csim/target.py), the defines, include
@@ -76,6 +90,7 @@ class SourceTree:
         digest = hashlib.sha256()
         header = [compiler_line, *CXX_FLAGS, target_key(), *self.defines, self.translation_unit, *self.include_dirs]
         header += [str(folder) for folder in self.external_includes]
+        header += [' '.join((unit.source, *unit.depends)) for unit in self.units]
         digest.update(json.dumps(header).encode())
         for path in sorted(self.files):
             content = self.files[path]
@@ -97,19 +112,10 @@ def cache_dir() -> Path:
     return path
 
 
-@lru_cache(maxsize=4)
-def _compiler(name: str) -> tuple[str, str] | None:
-    if shutil.which(name) is None:
-        return None
-    result = subprocess.run([name, '--version'], capture_output=True, text=True, check=False, timeout=60)
-    lines = result.stdout.splitlines()
-    return name, lines[0] if lines else name
-
-
 def compiler() -> tuple[str, str]:
     """The C++ compiler (env CXX, else g++) and its version line."""
     name = os.environ.get('CXX', 'g++')
-    found = _compiler(name)
+    found = find_compiler(name)
     if found is None:
         raise CompilationError(f"C++ compiler '{name}' not found: install g++ (apt-get install g++) or set CXX")
     return found
@@ -200,6 +206,10 @@ def _build(sources: SourceTree, cxx: str, version: str, cache: Path) -> Path:
         includes = [f'-I{folder}' for folder in sources.include_dirs]  # relative: g++ runs in the tree
         includes += [f'-I{folder}' for folder in sources.external_includes]
         output = root / 'library.so'
+        if sources.units:
+            setting = units.Setting(cxx, version, CXX_FLAGS, _run_compiler, CompilationError, cache)
+            units.build_split(sources, root, [*target_flags(), *sources.defines, *includes], setting)
+            return _store(output, cache / 'lib')
         base = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
         header_flags = _precompiled_header(sources, version, cache, base)
         try:

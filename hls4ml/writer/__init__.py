@@ -22,9 +22,10 @@ import yaml
 from hls4ml.backends.base import WEIGHTS_TEMPLATE, Backend, Design
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.backends.script_values import check_output_dir
-from hls4ml.csim.compiler import SourceTree
+from hls4ml.csim.compiler import CompileUnit, SourceTree
 from hls4ml.csim.simulation import CSimInterface
 from hls4ml.model.names import check_project_name
+from hls4ml.writer.csim_units import split_units, splittable
 from hls4ml.writer.csim_weights import weights_as_data
 from hls4ml.writer.files import project_lock, remove_stale, write_files
 from hls4ml.writer.templates import TEMPLATES, template_environment
@@ -163,6 +164,18 @@ def include_dirs(firmware: str) -> tuple[tuple[str, ...], tuple[Path, ...]]:
     return (f'{firmware}/ap_types',), ()
 
 
+def _split(simulation: dict[str, bytes], project: ProjectContext, backend: Backend) -> tuple:
+    """The compile units of a split simulation build (hls4ml/writer/csim_units.py), the bridge last, with
+    their sources added to `simulation`; none when the model stays one translation unit."""
+    firmware = _in_sources(backend, 'firmware')
+    split = split_units(project, template_environment(backend.template_dir), firmware)
+    if split is None:
+        return ()
+    simulation.update(split[0])
+    bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
+    return (*split[1], CompileUnit(bridge, (bridge, f'{firmware}/{project.project_name}.cpp'), ()))
+
+
 def _interface(files: dict[str, bytes], project: ProjectContext, backend: Backend) -> CSimInterface:
     def ports(items: list) -> tuple:
         return tuple((port.layer, port.shape) for port in items)
@@ -170,14 +183,17 @@ def _interface(files: dict[str, bytes], project: ProjectContext, backend: Backen
     firmware = _in_sources(backend, 'firmware')
     bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
     internal, external = include_dirs(firmware)
+    simulation = _simulation_files(files, project, backend)
+    units = _split(simulation, project, backend) if splittable(project, backend.template_dir, external) else ()
     sources = SourceTree(
-        _simulation_files(files, project, backend),
+        simulation,
         bridge,
         internal,
         external,
         backend.csim_defines,
         prelude=f'{firmware}/{CSIM_PRELUDE}',
         library_dirs=tuple(sorted({f'{firmware}/{destination}' for _, destination in STATIC_LIBRARIES})),
+        units=units,
     )
     return CSimInterface(
         project.project_name, sources, ports(project.inputs), ports(project.outputs), ports(project.traces)

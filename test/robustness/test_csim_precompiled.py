@@ -24,6 +24,7 @@ def cache(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / 'cache'
     monkeypatch.setenv('HLS4ML_CACHE_DIR', str(folder))
     monkeypatch.delenv(precompiled.PCH_ENV, raising=False)
+    monkeypatch.setenv('HLS4ML_CSIM_SPLIT', '0')  # the header serves the one-translation-unit build
     return folder / 'csim'
 
 

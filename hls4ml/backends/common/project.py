@@ -101,10 +101,7 @@ class ProjectContext:
     @property
     def headers(self) -> list[str]:
         """The kernel headers to include: each layer's, and its streaming twin in io_stream."""
-        headers = {layer.header for layer in self.layers}
-        if self.io_type == 'io_stream':
-            headers |= {KIND_LOWERINGS[layer.kind].stream_header for layer in self.layers}
-        return sorted(headers)
+        return kernel_headers(self.layers, self.io_type)
 
     @property
     def arrays(self) -> list[ConstArray]:
@@ -123,6 +120,14 @@ class ProjectContext:
         for port in self.inputs + self.outputs + self.intermediates:
             names |= {port.name, f'{port.name}_pipe', f'{port.name}_pipe_id', f'{port.name}_elements'}
         return names
+
+
+def kernel_headers(layers: list[LayerImpl], io_type: str) -> list[str]:
+    """The kernel headers `layers` need: each layer's, and its streaming twin in io_stream."""
+    headers = {layer.header for layer in layers}
+    if io_type == 'io_stream':
+        headers |= {KIND_LOWERINGS[layer.kind].stream_header for layer in layers}
+    return sorted(headers)
 
 
 def lower_project(design: Design) -> ProjectContext:

@@ -25,6 +25,8 @@ namespace hls {
 #ifdef HLS4ML_CSIM_NO_TEXT
 // First-in first-out queue of T in one array that doubles when full (T: default-constructible and
 // copy-assignable, as every type the generated code streams). The same interface as the deque uses.
+// The capacity is a power of two, so wrapping an index is a mask, not a division; grow() is kept out
+// of line: inlined into every write site of a model it was a quarter of the whole compile.
 template <class T> class ring_fifo {
   public:
     ring_fifo() = default;
@@ -38,20 +40,20 @@ template <class T> class ring_fifo {
     void push_back(const T &value) {
         if (count_ == capacity_)
             grow();
-        items_[(first_ + count_) % capacity_] = value;
+        items_[(first_ + count_) & (capacity_ - 1)] = value;
         ++count_;
     }
     void pop_front() {
-        first_ = (first_ + 1) % capacity_;
+        first_ = (first_ + 1) & (capacity_ - 1);
         --count_;
     }
 
   private:
-    void grow() {
+    __attribute__((noinline)) void grow() {
         const std::size_t capacity = capacity_ ? 2 * capacity_ : 16;
         T *items = new T[capacity];
         for (std::size_t k = 0; k < count_; ++k)
-            items[k] = items_[(first_ + k) % capacity_];
+            items[k] = items_[(first_ + k) & (capacity_ - 1)];
         delete[] items_;
         items_ = items;
         capacity_ = capacity;

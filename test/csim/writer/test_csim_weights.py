@@ -46,7 +46,9 @@ def test_weights_compile_as_blobs_with_the_bits_of_the_literal_headers(tmp_path)
         assert '_VALUES' in (written.path / blob.replace('.bin', '.h')).read_text()  # the HLS project keeps literals
     on_disk = {path: (written.path / path).read_bytes() for path in files if (written.path / path).is_file()}
     literal_files = {**{path: content for path, content in files.items() if not path.endswith('.bin')}, **on_disk}
-    literal = dataclasses.replace(written.csim, sources=dataclasses.replace(written.csim.sources, files=literal_files))
+    # the project's own top and literal headers, as one translation unit (the split's units embed the blobs)
+    literal_sources = dataclasses.replace(written.csim.sources, files=literal_files, units=())
+    literal = dataclasses.replace(written.csim, sources=literal_sources)
     x = np.random.default_rng(1).uniform(-4, 4, (500, 6))
     from_blobs = Simulation.build(written.csim).predict(x)
     from_literals = Simulation.build(literal).predict(x)

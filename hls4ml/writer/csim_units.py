@@ -1,0 +1,189 @@
+"""The C-simulation build split into compile units that g++ compiles in parallel and the cache keeps apart.
+
+One translation unit per model made g++'s time grow with the model on one core, and any change
+(one layer's precision, weights or reuse factor) recompiled everything. Here the simulation's source
+tree (never the HLS project: the vendor tools see the files as written) gets, instead of the whole
+`firmware/<project>.cpp`:
+
+- `firmware/<project>_unit<k>.cpp`, k = 0, 1, ...: a few consecutive layers as one function
+  `<project>_unit<k>(ports..., trace_buffers)` holding the same kernel calls and trace hooks. Each
+  declares only what its layers use (their typedefs, config structs, weight arrays and kernel
+  headers, found by following identifiers), so its bytes, and its cached object, change only when
+  one of its layers does;
+- `firmware/<project>.cpp`: the top function calling the units in layer order, with the tensors
+  that pass between units as its locals (arrays, or streams passed by reference).
+
+The bridge is unchanged and includes the new top. What does not fit this shape stays one translation
+unit (`split_units` returns None): other dialects than Vitis (oneAPI and Catapult differ in streams
+and tasks), learning top functions (the learners' bridge includes the whole firmware), vendor
+fixed-point headers, a single layer or a single core, or an array that two units would both embed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+import jinja2
+
+from hls4ml.backends.common.project import Port, ProjectContext, kernel_headers
+from hls4ml.backends.common.records import LayerImpl
+from hls4ml.csim.compiler import CompileUnit
+
+UNIT_TEMPLATE, TOP_TEMPLATE = 'common/csim_unit.cpp.j2', 'common/csim_top.cpp.j2'
+LAYER_CONFIG_TEMPLATE = 'common/firmware/layer_config.j2'
+IDENTIFIER = re.compile(r'[A-Za-z_]\w*')
+# Smaller models stay one unit: the units' extra cost eats the parallel gain. CPU seconds per unit (min of 3),
+# makespan [unit0] | [unit1 + bridge] on 2 cores vs one unit: MLP 16-64-32-32-5 (cost 13) 0.41 vs 0.37,
+# 64-256-256-10 (13) 0.39 vs 0.33, 128-512-512-10 (13) 0.30 vs 0.35, the CNN (18) 0.45 vs 0.78.
+MIN_SPLIT_COST = 16
+BRIDGE_COST = 3  # the bridge and top take about three light layers' time (0.13 s of CPU; the CNN as one unit 0.62 s)
+
+
+@dataclass
+class UnitContext:
+    """What common/csim_unit.cpp.j2 prints for one unit (and the top declares)."""
+
+    function: str
+    layers: list[LayerImpl]
+    parameters: list[tuple[Port, bool]] = field(default_factory=list)  # (port, is a model input: const)
+    locals: list[Port] = field(default_factory=list)  # tensors made and used only inside the unit
+    headers: list[str] = field(default_factory=list)
+    typedefs: list[tuple[str, str]] = field(default_factory=list)
+    structs: list[LayerImpl] = field(default_factory=list)
+    arrays: list[str] = field(default_factory=list)
+
+
+def jobs() -> int:
+    """The parallel compiles this process may run: the cores it may use. The layers go into one unit per
+    core: each unit costs about 0.15 s of g++ beyond its layers (parsing, and the inline code every unit
+    instantiates again), so on 2 cores the CNN of bench/perf_models.py compiled in 0.97 s of CPU as one
+    unit, 0.58 s wall (makespan) as 2 units + the bridge and 0.69 s as 4 + the bridge; one core gains
+    nothing from a split."""
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def splittable(project: ProjectContext, template_dir: str, external_includes: tuple) -> bool:
+    """Whether the model's simulation is split: when it fits (see the module's docstring) and there is more
+    than one core and the model is large enough (MIN_SPLIT_COST); HLS4ML_CSIM_SPLIT=0 keeps every model one
+    unit, =1 splits every model that fits."""
+    choice = os.environ.get('HLS4ML_CSIM_SPLIT', '')
+    simple = template_dir == 'vitis' and not project.learners and not external_includes
+    if choice == '0' or not simple or len(project.layers) < 2:
+        return False
+    return choice == '1' or (jobs() > 1 and sum(_costs(project.layers)) >= MIN_SPLIT_COST)
+
+
+def split_units(
+    project: ProjectContext, environment: jinja2.Environment, firmware: str
+) -> tuple[dict[str, bytes], list[CompileUnit]] | None:
+    """(files that replace or join the simulation tree, the units besides the bridge), or None when the
+    model stays one translation unit."""
+    structs = {
+        layer.struct: _identifiers(environment.get_template(LAYER_CONFIG_TEMPLATE).render(layer=layer))
+        for layer in project.layers
+    }
+    groups = _partition(project.layers, min(len(project.layers), max(2, jobs())))
+    units = [_unit(project, group, index, structs) for index, group in enumerate(groups)]
+    embedded = [array for unit in units for array in unit.arrays]
+    if len(embedded) != len(set(embedded)):
+        return None
+    files: dict[str, bytes] = {}
+    compile_units = []
+    for index, unit in enumerate(units):
+        path = f'{firmware}/{project.project_name}_unit{index}.cpp'
+        files[path] = environment.get_template(UNIT_TEMPLATE).render(p=project, unit=unit).encode()
+        weights = [f'{firmware}/weights/{name}{suffix}' for name in unit.arrays for suffix in ('.h', '.bin')]
+        compile_units.append(CompileUnit(path, (path, *weights), tuple(layer.name for layer in unit.layers)))
+    top = _top_ports(project, units)
+    rendered = environment.get_template(TOP_TEMPLATE).render(p=project, units=units, **top)
+    files[f'{firmware}/{project.project_name}.cpp'] = rendered.encode()
+    return files, compile_units
+
+
+def _identifiers(text: str) -> set[str]:
+    return set(IDENTIFIER.findall(text))
+
+
+def _costs(layers: list[LayerImpl]) -> list[int]:
+    """A layer's share of g++'s time, roughly: one with weights or tables counts double."""
+    return [2 if layer.arrays else 1 for layer in layers]
+
+
+def _partition(layers: list[LayerImpl], count: int) -> list[list[LayerImpl]]:
+    """Consecutive layers in `count` groups of about equal cost (a layer with weights counts double). The
+    bridge unit is compiled after the last group, on the core that finishes first, so the last group is
+    lighter by the bridge's cost."""
+    costs = _costs(layers)
+    groups: list[list[LayerImpl]] = [[]]
+    spent, total = 0, sum(costs) + BRIDGE_COST
+    for position, (layer, cost) in enumerate(zip(layers, costs, strict=True)):
+        left = len(layers) - position
+        target = total * len(groups) / count
+        if groups[-1] and len(groups) < count and (spent + cost / 2 > target or left <= count - len(groups)):
+            groups.append([])
+        groups[-1].append(layer)
+        spent += cost
+    return groups
+
+
+def _unit(project: ProjectContext, layers: list[LayerImpl], index: int, structs: dict[str, set[str]]) -> UnitContext:
+    unit = UnitContext(f'{project.project_name}_unit{index}', layers)
+    members = {id(layer) for layer in layers}
+    tasks = [task for task in project.tasks if id(task.layer) in members]
+    made = {port.name: port for task in tasks for port in task.outputs}
+    read = {port.name: port for task in tasks for port in task.inputs}
+    used_later = _read_outside(project, members) | {port.name for port in project.outputs}
+    inputs = {port.name for port in project.inputs}
+    unit.parameters = [(port, port.name in inputs) for name, port in read.items() if name not in made]
+    unit.parameters += [(port, False) for name, port in made.items() if name in used_later]
+    unit.locals = [port for name, port in made.items() if name not in used_later]
+    _declarations(project, unit, structs)
+    return unit
+
+
+def _read_outside(project: ProjectContext, members: set[int]) -> set[str]:
+    return {port.name for task in project.tasks if id(task.layer) not in members for port in task.inputs}
+
+
+def _declarations(project: ProjectContext, unit: UnitContext, structs: dict[str, set[str]]) -> None:
+    """The typedefs, config structs, arrays and kernel headers the unit's code names, followed through
+    what each of those names in turn."""
+    typedefs = dict(project.typedefs)
+    by_struct = {layer.struct: layer for layer in project.layers}
+    arrays = {array.name: array for array in project.arrays}
+    pending = set()
+    for layer in unit.layers:
+        pending |= _identifiers(' '.join([layer.struct, *layer.template_args, *layer.arguments]))
+    for port, _ in unit.parameters:
+        pending |= _identifiers(f'{port.type_name} {port.element}')
+    for port in unit.locals:
+        pending |= _identifiers(f'{port.type_name} {port.element}')
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in typedefs:
+            pending |= _identifiers(typedefs[name])
+        elif name in by_struct:
+            pending |= structs[name]
+        elif name in arrays:
+            pending |= _identifiers(arrays[name].type_name)
+    unit.typedefs = [(name, spelling) for name, spelling in project.typedefs if name in seen]
+    unit.structs = [layer for layer in project.layers if layer.struct in seen]
+    unit.arrays = [array.name for array in project.arrays if array.name in seen]
+    unit.headers = kernel_headers(unit.structs, project.io_type)
+
+
+def _top_ports(project: ProjectContext, units: list[UnitContext]) -> dict:
+    """The tensors the top declares (passed between units) and the typedefs the top needs."""
+    local_names = {port.name for unit in units for port in unit.locals}
+    crossing = [port for port in project.intermediates if port.name not in local_names]
+    names: set[str] = set()
+    for port in [*project.inputs, *project.outputs, *crossing]:
+        names |= _identifiers(f'{port.type_name} {port.element}')
+    typedefs = [(name, spelling) for name, spelling in project.typedefs if name in names]
+    return {'crossing': crossing, 'top_typedefs': typedefs}
