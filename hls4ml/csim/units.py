@@ -53,7 +53,8 @@ RunCompiler = Callable[[list[str], Path], None]
 
 
 class UnitCacheWarning(UserWarning):
-    """A compile unit read a file its cache key does not cover; its object was not cached."""
+    """A compile unit read a file its cache key does not cover (its object was not cached), or a cached
+    object did not match its checksum (it was compiled again)."""
 
 
 def build_split(tree: Tree, root: Path, flags: list[str], setting: Setting) -> None:
@@ -91,7 +92,7 @@ def _objects(
     libraries = _library_files(tree)
     keys = [_object_key(tree, unit, libraries, flags, setting) for unit in tree.units]
     cached = [setting.objects / f'{key}.o' for key in keys]
-    missing = [index for index, path in enumerate(cached) if not (use_cache and path.is_file())]
+    missing = [index for index, path in enumerate(cached) if not (use_cache and _intact(path))]
     with ThreadPoolExecutor(max_workers=max(1, len(os.sched_getaffinity(0)))) as pool:
         compiled = list(pool.map(lambda index: _compile(tree, tree.units[index], root, flags, setting), missing))
     objects = list(cached)
@@ -147,8 +148,43 @@ def _publish(output: Path, target: Path, read: set[str] | None, covered: set[str
     descriptor, staged = tempfile.mkstemp(dir=target.parent, prefix='.', suffix='.tmp')
     os.close(descriptor)
     shutil.copyfile(output, staged)
+    _publish_text(_checksum_file(target), _checksum(output))  # first: an object is never there without one
     os.replace(staged, target)
     return target
+
+
+def _intact(cached: Path) -> bool:
+    """Whether a cached object is there and matches the checksum published with it; a damaged one is
+    compiled again (with a warning), never linked."""
+    if not cached.is_file():
+        return False
+    try:
+        recorded = _checksum_file(cached).read_text()
+    except OSError:
+        return False  # published by an older layout: compiled again
+    if recorded == _checksum(cached):
+        return True
+    warnings.warn(
+        f'C-simulation object {cached.name} does not match its checksum; compiling it again',
+        UnitCacheWarning,
+        stacklevel=3,
+    )
+    return False
+
+
+def _checksum_file(cached: Path) -> Path:
+    return cached.with_suffix('.sha256')
+
+
+def _checksum(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _publish_text(path: Path, text: str) -> None:
+    descriptor, staged = tempfile.mkstemp(dir=path.parent, prefix='.', suffix='.tmp')
+    with os.fdopen(descriptor, 'w') as handle:
+        handle.write(text)
+    os.replace(staged, path)
 
 
 def _link(root: Path, objects: list[Path], setting: Setting) -> None:

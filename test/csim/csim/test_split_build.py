@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 
 import hls4ml  # noqa: E402
 from hls4ml.csim.compiler import CompilationError, SourceTree, compile_library  # noqa: E402
+from hls4ml.csim.units import UnitCacheWarning  # noqa: E402
 from hls4ml.writer import write_project  # noqa: E402
 
 pytestmark = [pytest.mark.csim, pytest.mark.filterwarnings('error::hls4ml.csim.units.UnitCacheWarning')]
@@ -144,3 +145,21 @@ def test_a_failing_unit_names_its_layers(tmp_path, monkeypatch) -> None:
     tree = SourceTree(**{**sources.__dict__, 'files': files})
     with pytest.raises(CompilationError, match=f'(?s)unit of the layers {broken.layers[0]}.*does not compile'):
         compile_library(tree, 'myproject')
+
+
+def test_a_damaged_cached_object_is_compiled_again(tmp_path, monkeypatch) -> None:
+    """An object that still links but is not what was published (a damaged disk, a partial copy) is never
+    used: its checksum says so, it is compiled again with a warning, and the library computes as before."""
+    x = np.random.default_rng(3).uniform(-3, 3, (20, 6))
+    first = _run(_convert(_mlp(), 'io_parallel', tmp_path / 'one'), x, True, monkeypatch)
+    objects = sorted((tmp_path / 'cache' / 'csim' / 'obj').glob('*.o'))
+    assert objects
+    damaged = bytearray(objects[0].read_bytes())
+    damaged[-1] ^= 0xFF  # the last byte of the section table's padding or strings: links, differs
+    objects[0].write_bytes(bytes(damaged))
+    for entry in (tmp_path / 'cache' / 'csim' / 'index').glob('*.json'):
+        entry.unlink()  # the library too: the next compile must go through the objects
+    with pytest.warns(UnitCacheWarning, match='does not match its checksum'):
+        again = _run(_convert(_mlp(), 'io_parallel', tmp_path / 'two'), x, True, monkeypatch)
+    _assert_same(first, again)
+    assert objects[0].read_bytes() != bytes(damaged)
