@@ -98,7 +98,7 @@ def _read_ledger(path: Path) -> tuple[int | None, int]:
         return None, 0  # none yet, or damaged: the next store scans
 
 
-def _write_ledger(path: Path, estimate: int | None, stores: int) -> None:
+def _write_ledger(path: Path, estimate: int, stores: int) -> None:
     try:
         path.write_text(json.dumps({'bytes': estimate, 'stores': stores}))
     except OSError:
@@ -139,7 +139,7 @@ def prune(cache: Path, bound: int) -> int:
 
 def _files(folder: Path) -> dict[str, os.stat_result]:
     """The names of the published files of a cache folder (not the temporary `.name` ones being published)
-    and their stat (names, not paths: a scan of thousands of files stays a few milliseconds)."""
+    and their stat (names, not Path objects, which took half of a scan's time)."""
     found = {}
     try:
         with os.scandir(folder) as listing:

@@ -183,6 +183,7 @@ def test_the_bound_prunes_the_least_recently_used_library_and_it_is_rebuilt_clea
     assert first._simulation.library_path.name not in libraries
     assert second._simulation.library_path.name in libraries
     assert len(list((cache / 'index').glob('*.json'))) == len(libraries) == 2  # no entry left without its library
+    np.testing.assert_array_equal(first.predict(x), expected)  # loaded before: its inode lives on
     again = convert(mlp(seed=0), tmp_path / 'a2')
     again.compile()  # a clean miss: no CacheWarning (an error here)
     assert not again._simulation.from_cache
