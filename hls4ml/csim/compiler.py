@@ -8,7 +8,8 @@ A cache entry is a library named by its own SHA-256 (`lib/`) and a small index f
 (`index/`) naming it. Both are published atomically (temporary name, then rename), the library
 first, and every load checks the library's size and checksum against its index entry; a damaged or
 missing entry is rebuilt with a warning. One lock file per key keeps two processes (or threads)
-from compiling the same library at once: the second waits and then finds it cached.
+from compiling the same library at once: the second waits and then finds it cached. A hit marks the
+library used and a store may prune the least recently used ones (prune.py: HLS4ML_CACHE_MAX_MB).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hls4ml.csim import precompiled, units
+from hls4ml.csim import precompiled, prune, units
 from hls4ml.csim.cache import cache_root, locked
 from hls4ml.csim.target import target_flags, target_key
 from hls4ml.csim.toolchain import find_compiler
@@ -132,9 +133,11 @@ def compile_library(sources: SourceTree, name: str) -> tuple[Path, bool]:
     with locked(cache / 'locks' / f'{entry.stem}.lock'):
         library = _verified(entry)
         if library is not None:
+            prune.touch(library)  # under the lock: pruning takes it before it removes an entry
             return library, True
         library = _build(sources, cxx, version, cache)
         _publish_entry(entry, library)
+    prune.stored(cache, library.stat().st_size)
     return library, False
 
 
@@ -147,6 +150,7 @@ def _without_compiler(sources: SourceTree, name: str, missing: CompilationError)
             continue
         library = _verified(entry)
         if library is not None:
+            prune.touch(library)
             message = (
                 f"C++ compiler '{os.environ.get('CXX', 'g++')}' not found; using the C-simulation library "
                 f'that {compiled_by!r} compiled from the same sources'

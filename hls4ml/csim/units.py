@@ -9,7 +9,8 @@ unchanged. An object's key is the compiler's version line, the target CPU (targe
 files each unit really read (-MMD); one outside that set would mean the key missed an input, so that
 object is not cached (never a stale object later) and a warning says so. Objects are published
 atomically (temporary name, then rename); a link that fails with cached objects is retried once
-with every unit compiled afresh.
+with every unit compiled afresh. A cached object about to be linked is marked used, and storing new
+ones may prune the least recently used (prune.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol
 
+from hls4ml.csim import prune
 from hls4ml.csim.target import target_key
 
 OBJECT_FLAGS = ('-c', '-MMD')
@@ -93,6 +95,7 @@ def _objects(
     keys = [_object_key(tree, unit, libraries, flags, setting) for unit in tree.units]
     cached = [setting.objects / f'{key}.o' for key in keys]
     missing = [index for index, path in enumerate(cached) if not (use_cache and _intact(path))]
+    prune.touch(*(path for index, path in enumerate(cached) if index not in missing))  # to be linked: used
     with ThreadPoolExecutor(max_workers=max(1, len(os.sched_getaffinity(0)))) as pool:
         compiled = list(pool.map(lambda index: _compile(tree, tree.units[index], root, flags, setting), missing))
     objects = list(cached)
@@ -100,6 +103,7 @@ def _objects(
         objects[index] = _publish(
             output, cached[index], _read_files(output), set(tree.units[index].depends) | libraries
         )
+    prune.stored(setting.objects.parent, sum(objects[index].stat().st_size for index in missing))
     return objects, [index in missing for index in range(len(keys))]
 
 

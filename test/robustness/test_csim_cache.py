@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_onnx import convert, emulated, inputs, mlp
+from tiny_onnx import cnn, convert, emulated, inputs, mlp
 
 from hls4ml.csim import compiler
 from hls4ml.csim.compiler import CacheWarning, CompilationError
@@ -155,3 +156,57 @@ def test_a_ragged_input_is_refused_naming_the_input(tmp_path) -> None:
     model = convert(mlp(), tmp_path / 'prj')
     with pytest.raises(ValueError, match="input 'x': not a rectangular numeric array"):
         model.predict([[0.0] * 6, [0.0] * 5])
+
+
+def _age_cache(cache: Path, hours: float = 1.0) -> None:
+    """Make every library, index entry and object of the cache look last used `hours` ago."""
+    when = time.time() - hours * 3600
+    for sub in ('lib', 'index', 'obj'):
+        for path in (cache / sub).glob('*'):
+            os.utime(path, (when, when))
+
+
+@pytest.mark.filterwarnings('error::hls4ml.csim.compiler.CacheWarning')
+def test_the_bound_prunes_the_least_recently_used_library_and_it_is_rebuilt_cleanly(
+    tmp_path, cache, monkeypatch
+) -> None:
+    first, second = convert(mlp(seed=0), tmp_path / 'a'), convert(mlp(seed=1), tmp_path / 'b')
+    first.compile()
+    x = inputs(first)
+    expected = first.predict(x)
+    second.compile()
+    _age_cache(cache)
+    convert(mlp(seed=1), tmp_path / 'b2').compile()  # a hit: marks the second model's library used
+    monkeypatch.setenv('HLS4ML_CACHE_MAX_MB', '0')
+    convert(mlp(seed=2), tmp_path / 'c').compile()  # a store: prunes what was not used in the last minutes
+    libraries = {path.name for path in (cache / 'lib').glob('*.so')}
+    assert first._simulation.library_path.name not in libraries
+    assert second._simulation.library_path.name in libraries
+    assert len(list((cache / 'index').glob('*.json'))) == len(libraries) == 2  # no entry left without its library
+    np.testing.assert_array_equal(first.predict(x), expected)  # loaded before: its inode lives on
+    again = convert(mlp(seed=0), tmp_path / 'a2')
+    again.compile()  # a clean miss: no CacheWarning (an error here)
+    assert not again._simulation.from_cache
+    np.testing.assert_array_equal(again.predict(x), expected)
+
+
+@pytest.mark.filterwarnings('error::hls4ml.csim.compiler.CacheWarning')
+def test_a_split_build_marks_the_objects_it_links_and_the_bound_prunes_the_others(tmp_path, cache, monkeypatch) -> None:
+    monkeypatch.setenv('HLS4ML_CSIM_SPLIT', '1')
+    model = convert(cnn(seed=0), tmp_path / 'a')
+    model.compile()
+    objects = sorted((cache / 'obj').glob('*.o'))
+    assert len(objects) >= 2
+    _age_cache(cache)
+    for entry in (cache / 'index').glob('*.json'):
+        entry.unlink()  # the library's entry gone: the next compile links the cached objects again
+    monkeypatch.setenv('HLS4ML_CACHE_MAX_MB', '0')
+    again = convert(cnn(seed=0), tmp_path / 'b')
+    again.compile()
+    assert sorted((cache / 'obj').glob('*.o')) == objects  # linked just now: kept
+    assert all(time.time() - path.stat().st_mtime < 60 for path in objects)
+    x = inputs(again)
+    np.testing.assert_array_equal(again.predict(x), emulated(again, x))
+    _age_cache(cache)
+    convert(mlp(seed=3), tmp_path / 'c').compile()  # a store prunes the aged objects with their checksums
+    assert not any(path.exists() or path.with_suffix('.sha256').exists() for path in objects)
