@@ -44,7 +44,8 @@ def test_each_unit_declares_only_its_layers(tmp_path, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize(
-    ('setting', 'backend', 'header'), [('0', 'Vitis', '1'), ('', 'Vitis', '0'), ('1', 'oneAPI', '1'), ('1', 'Catapult', '1')]
+    ('setting', 'backend', 'header'),
+    [('0', 'Vitis', '1'), ('', 'Vitis', '0'), ('1', 'oneAPI', '1'), ('1', 'Catapult', '1')],
 )
 def test_what_does_not_fit_stays_one_unit(setting: str, backend: str, header: str, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv('HLS4ML_CSIM_SPLIT', setting)
