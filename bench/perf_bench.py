@@ -217,9 +217,10 @@ def precompile(python: str) -> None:
     third-party packages our conversion imports: under PYTHONPYCACHEPREFIX Python looks for every module's
     bytecode there only, so without this jinja2 and yaml were compiled from source in each worker
     (about 0.15 s of CPU charged to us alone; the peer's worker reads its venv's own bytecode). The writer's
-    compiled templates too, which any earlier conversion on the machine leaves beside them (writer/templates.py):
-    the workers' compile cache is empty, but a first-ever conversion is not what they measure (docs/performance.md
-    gives that figure apart)."""
+    compiled templates too, which any earlier conversion on the machine leaves beside them (writer/templates.py),
+    and the kernel library's precompiled headers, which setup_env.sh builds beside the package (csim/precompiled.py):
+    the workers' compile cache is empty, but a first-ever conversion or compile is not what they measure
+    (docs/performance.md gives those figures apart)."""
     environment = worker_environment('ours')
     find = (
         'import importlib.util as u, sys; print(*(u.find_spec(n).submodule_search_locations[0] for n in sys.argv[1:]))'
@@ -229,6 +230,8 @@ def precompile(python: str) -> None:
     subprocess.run([python, '-m', 'compileall', '-q', *folders], env=environment, check=True, stdout=subprocess.DEVNULL)
     templates = 'from hls4ml.writer.templates import precompile_templates as p; p(["vitis", "oneapi", "catapult"])'
     subprocess.run([python, '-c', templates], env=environment, check=True)
+    headers = 'from hls4ml.writer import precompile_headers as p; p()'  # as scripts/setup_env.sh
+    subprocess.run([python, '-c', headers], env=environment, check=True)
 
 
 def import_seconds(python: str, label: str) -> float:

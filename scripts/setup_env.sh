@@ -13,6 +13,9 @@ fi
 # The writer's templates compiled once, as pip compiles the .py files (hls4ml/writer/templates.py): the first
 # conversion then reads them instead of compiling them.
 .venv/bin/python -c 'from hls4ml.writer.templates import precompile_templates as p; p(["vitis", "oneapi", "catapult"])'
+# The kernel library's precompiled header for each backend, beside the package (hls4ml/csim/precompiled.py): a
+# compile with an empty cache then parses no kernel header. Without g++ (or with HLS4ML_CSIM_PCH=0) nothing is built.
+.venv/bin/python -c 'from hls4ml.writer import precompile_headers as p; p()' || echo "precompiled headers not built: compiles parse the headers themselves" >&2
 # Verilator (co-simulation) and Yosys (synthesis) for the Verilog backend (docs/verilog.md); a machine
 # that has both skips this. Without them (no apt, not root) the Verilog backend's tests skip, saying so.
 if ! command -v verilator >/dev/null || ! command -v yosys >/dev/null; then

@@ -210,12 +210,18 @@ def _build(sources: SourceTree, cxx: str, version: str, cache: Path) -> Path:
         includes = [f'-I{folder}' for folder in sources.include_dirs]  # relative: g++ runs in the tree
         includes += [f'-I{folder}' for folder in sources.external_includes]
         output = root / 'library.so'
-        if sources.units:
-            setting = units.Setting(cxx, version, CXX_FLAGS, _run_compiler, CompilationError, cache)
-            units.build_split(sources, root, [*target_flags(), *sources.defines, *includes], setting)
-            return _store(output, cache / 'lib')
         base = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
         header_flags = _precompiled_header(sources, version, cache, base)
+        if sources.units:
+            setting = units.Setting(cxx, version, CXX_FLAGS, _run_compiler, CompilationError, cache)
+            flags = [*target_flags(), *sources.defines, *includes]
+            try:
+                units.build_split(sources, root, [*flags, *header_flags], setting)
+            except CompilationError:
+                if not header_flags:
+                    raise
+                units.build_split(sources, root, flags, setting)  # as below: the plain compile decides
+            return _store(output, cache / 'lib')
         try:
             _run_compiler([*base, *header_flags, sources.translation_unit, '-o', output.name], root)
         except CompilationError:
@@ -238,6 +244,18 @@ def _precompiled_header(sources: SourceTree, version: str, cache: Path, base: li
         return precompiled.ready_flags(sources, folder)
     precompiled.start(sources, key, cache, [flag for flag in base if flag != '-shared'])
     return []
+
+
+def precompile_header(sources: SourceTree) -> Path | None:
+    """Build the precompiled header of `sources` now, beside the package where it is writable (an install
+    step: hls4ml/writer's `precompile_headers`); the folder it is in, or None when it is not used here."""
+    cxx, version = compiler()
+    if not precompiled.enabled(sources, version):
+        return None
+    includes = [f'-I{folder}' for folder in sources.include_dirs]
+    command = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
+    key = precompiled.header_key(sources, version, (*CXX_FLAGS, *target_flags()))
+    return precompiled.build_now(sources, key, cache_dir(), [flag for flag in command if flag != '-shared'])
 
 
 def _store(output: Path, folder: Path) -> Path:

@@ -1,23 +1,25 @@
-"""A precompiled header of the kernel and fixed-point libraries, shared by every model that includes
-the same kernels.
+"""A precompiled header of the kernel and fixed-point libraries, shared by every model of a dialect.
 
-Parsing those headers is about a third of g++'s time on a small model. The writer puts a prelude
-into the source tree (`SourceTree.prelude`: the headers the bridge includes first, in its order and
-under its macros); this module compiles it into `<cache>/pch/<key>/`, keyed by the compiler, every
-flag, the target CPU, the defines, the include folders and the bytes of the prelude and of every
-file under `SourceTree.library_dirs` (all the prelude can include; system headers come with the
-compiler's version line). A library compile whose precompiled header is ready passes it with
-`-include`; a cold one compiles as before and starts the header's build in the background, at the
-lowest priority (an idle core builds it), for the next model. The next compile that finds it done
-publishes it, or the process's exit, which waits for it: no g++ outlives the process. A header that
-fails to build is marked and not tried again; the library is then compiled the plain way, which
-computes the same bits: a precompiled header only saves parsing. `HLS4ML_CSIM_PCH=0` turns it off;
-vendor headers (an include folder outside the tree) never use it, as the key cannot see their bytes.
+Parsing those headers took a third of g++'s time on a small model, and every compile unit of a split
+build (hls4ml/writer/csim_units.py) parses them again. The writer puts a prelude into the source tree
+(`SourceTree.prelude`: every kernel header under the simulation's macros; it names no model); this module
+compiles it into a folder named by its key: the compiler, every flag, the target CPU, the defines, the
+include folders and the bytes of the prelude and of every file under `SourceTree.library_dirs` (all the
+prelude can include; system headers come with the compiler's version line). Headers are found in the
+package (`INSTALLED`, filled by `build_now` at install time, as Python's __pycache__ is) or in
+`<cache>/pch`. A compile whose header is ready passes it with `-include`; one that finds none compiles as
+before and starts the header's build in the background, at the lowest priority (an idle core builds it),
+for the next model. The next compile that finds it done publishes it, or the process's exit, which waits
+for it: no g++ outlives the process. A header that fails to build is marked and not tried again; the
+library is then compiled the plain way, which computes the same bits: a precompiled header only saves
+parsing. `HLS4ML_CSIM_PCH=0` turns it off; vendor headers (an include folder outside the tree) never use
+it, as the key cannot see their bytes.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -34,7 +36,8 @@ from hls4ml.csim.target import target_key
 
 PCH_ENV = 'HLS4ML_CSIM_PCH'
 FAILED_MARK = 'failed'
-KEPT = 16  # precompiled headers kept in a cache (the most recently used)
+KEPT = 16  # precompiled headers kept in a folder (the most recently used)
+INSTALLED = Path(__file__).resolve().parents[1] / 'templates' / '__pycache__' / 'csim-pch'  # beside the headers
 IN_FLIGHT = 1  # background builds per process: a batch of models with different kernels must not pile up compilers
 
 
@@ -130,14 +133,14 @@ def ready_flags(sources: SourceTree, folder: Path) -> list[str]:
 
 
 def lookup(sources: SourceTree, key: str, cache: Path) -> Path | None:
-    """The folder of the built header of `key`, or None when it is not (or could not be) built."""
-    folder = cache / 'pch' / key
-    gch = folder / f'{Path(sources.prelude).name}.gch'
-    try:
-        os.utime(folder)  # recently used: pruned last
-    except OSError:
-        return None
-    return folder if gch.is_file() else None
+    """The folder of the built header of `key` (installed, else in the cache), or None when it is not (or
+    could not be) built."""
+    for folder in (INSTALLED / key, cache / 'pch' / key):
+        if (folder / f'{Path(sources.prelude).name}.gch').is_file():
+            with contextlib.suppress(OSError):  # a read-only package keeps its headers all the same
+                os.utime(folder)  # recently used: pruned last
+            return folder
+    return None
 
 
 def start(sources: SourceTree, key: str, cache: Path, command: list[str]) -> None:
@@ -147,7 +150,7 @@ def start(sources: SourceTree, key: str, cache: Path, command: list[str]) -> Non
     reap()
     with _PENDING_LOCK:
         running = sum(pending.owner == os.getpid() for pending in _PENDING)
-    if target.exists() or running >= IN_FLIGHT:
+    if target.exists() or (INSTALLED / key).exists() or running >= IN_FLIGHT:
         return
     lock = os.open(cache / 'locks' / f'pch-{key}.lock', os.O_CREAT | os.O_RDWR)
     try:
@@ -156,18 +159,44 @@ def start(sources: SourceTree, key: str, cache: Path, command: list[str]) -> Non
         os.close(lock)
         return
     work = tempfile.TemporaryDirectory(dir=cache / 'build', ignore_cleanup_errors=True)
-    root = Path(work.name)
+    output, command = _staged(sources, Path(work.name), command)
+    if shutil.which('nice'):  # the lowest priority: it must not slow the compiles waited for
+        command = ['nice', '-n', '19', *command]
+    process = subprocess.Popen(command, cwd=work.name, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with _PENDING_LOCK:
+        _PENDING.append(PendingHeader(process, work, output, target, lock))
+
+
+def build_now(sources: SourceTree, key: str, cache: Path, command: list[str]) -> Path:
+    """Build the header of `key` now (an install step) into the package's folder, or the cache's where the
+    package is not writable; returns the folder it is in (a failed build leaves its mark there)."""
+    found = lookup(sources, key, cache)
+    if found is not None:
+        return found
+    target = INSTALLED / key
+    try:
+        INSTALLED.mkdir(parents=True, exist_ok=True)
+        writable = os.access(INSTALLED, os.W_OK | os.X_OK)
+    except OSError:
+        writable = False
+    if not writable:
+        target = cache / 'pch' / key
+    with tempfile.TemporaryDirectory(dir=cache / 'build', ignore_cleanup_errors=True) as work:
+        output, command = _staged(sources, Path(work), command)
+        done = subprocess.run(command, cwd=work, capture_output=True, check=False)
+        _publish(target, output if done.returncode == 0 else None)
+    return target
+
+
+def _staged(sources: SourceTree, root: Path, command: list[str]) -> tuple[Path, list[str]]:
+    """The prelude and everything it can include written under `root`; (the header's output path, the
+    command that builds it)."""
     for path in _header_inputs(sources):
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_bytes(sources.files[path])
     output = root / f'{sources.prelude}.gch'
     prelude = Path(sources.prelude)
-    command = [*command, '-iquote', str(prelude.parent), '-x', 'c++-header', sources.prelude, '-o', str(output)]
-    if shutil.which('nice'):  # the lowest priority: it must not slow the compiles waited for
-        command = ['nice', '-n', '19', *command]
-    process = subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with _PENDING_LOCK:
-        _PENDING.append(PendingHeader(process, work, output, target, lock))
+    return output, [*command, '-iquote', str(prelude.parent), '-x', 'c++-header', sources.prelude, '-o', str(output)]
 
 
 def _publish(target: Path, output: Path | None) -> None:

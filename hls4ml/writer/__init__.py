@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 import yaml
 
+from hls4ml.backends import get_backend
 from hls4ml.backends.base import WEIGHTS_TEMPLATE, Backend, Design
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.backends.script_values import check_output_dir
-from hls4ml.csim.compiler import CompileUnit, SourceTree
+from hls4ml.csim.compiler import CompileUnit, SourceTree, precompile_header
 from hls4ml.csim.simulation import CSimInterface
 from hls4ml.model.names import check_project_name
 from hls4ml.writer.csim_units import split_units, splittable
@@ -121,8 +122,22 @@ def _simulation_files(files: dict[str, bytes], project: ProjectContext, backend:
     bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
     sources = {path: content for path, content in files.items() if path == bridge or path.startswith(f'{firmware}/')}
     environment = template_environment(backend.template_dir)
-    sources[f'{firmware}/{CSIM_PRELUDE}'] = environment.get_template(CSIM_PRELUDE_TEMPLATE).render(p=project).encode()
+    sources[f'{firmware}/{CSIM_PRELUDE}'] = csim_prelude(backend.template_dir)
     return weights_as_data(sources, project.arrays, environment, firmware)
+
+
+@functools.cache
+def csim_prelude(template_dir: str) -> bytes:
+    """The precompiled header's source of a dialect: its fixed-point headers and every kernel header, so
+    that one header serves every model (an extra declaration is only parsed: each kernel is a template that
+    a model instantiates or not)."""
+    headers = sorted(
+        path.removeprefix('nnet_utils/')
+        for path in static_library_files()
+        if path.startswith('nnet_utils/nnet_') and path.count('/') == 1 and path.endswith('.h')
+    )
+    template = template_environment(template_dir).get_template(CSIM_PRELUDE_TEMPLATE)
+    return template.render(headers=headers).encode()
 
 
 @functools.cache
@@ -164,6 +179,38 @@ def include_dirs(firmware: str) -> tuple[tuple[str, ...], tuple[Path, ...]]:
     return (f'{firmware}/ap_types',), ()
 
 
+def _source_tree(backend: Backend, files: dict[str, bytes], translation_unit: str, units: tuple = ()) -> SourceTree:
+    firmware = _in_sources(backend, 'firmware')
+    internal, external = include_dirs(firmware)
+    return SourceTree(
+        files,
+        translation_unit,
+        internal,
+        external,
+        backend.csim_defines,
+        prelude=f'{firmware}/{CSIM_PRELUDE}',
+        library_dirs=tuple(sorted({f'{firmware}/{destination}' for _, destination in STATIC_LIBRARIES})),
+        units=units,
+    )
+
+
+def precompile_headers(backend_names: tuple[str, ...] = ('Vitis', 'oneAPI', 'Catapult')) -> list[Path]:
+    """Build each backend's precompiled header of the kernel library now (an install step, as
+    `precompile_templates`; hls4ml/csim/precompiled.py); the folders they are in (a header g++ could not
+    build is marked there and never used)."""
+    built = []
+    for name in backend_names:
+        backend = get_backend(name)
+        firmware = _in_sources(backend, 'firmware')
+        files = {f'{firmware}/{path}': content for path, content in static_library_files().items()}
+        prelude = f'{firmware}/{CSIM_PRELUDE}'
+        files[prelude] = csim_prelude(backend.template_dir)
+        folder = precompile_header(_source_tree(backend, files, prelude))
+        if folder is not None:
+            built.append(folder)
+    return built
+
+
 def _split(simulation: dict[str, bytes], project: ProjectContext, backend: Backend) -> tuple:
     """The compile units of a split simulation build (hls4ml/writer/csim_units.py), the bridge last, with
     their sources added to `simulation`; none when the model stays one translation unit."""
@@ -180,21 +227,11 @@ def _interface(files: dict[str, bytes], project: ProjectContext, backend: Backen
     def ports(items: list) -> tuple:
         return tuple((port.layer, port.shape) for port in items)
 
-    firmware = _in_sources(backend, 'firmware')
     bridge = _in_sources(backend, f'{project.project_name}_bridge.cpp')
-    internal, external = include_dirs(firmware)
+    _, external = include_dirs(_in_sources(backend, 'firmware'))
     simulation = _simulation_files(files, project, backend)
     units = _split(simulation, project, backend) if splittable(project, backend.template_dir, external) else ()
-    sources = SourceTree(
-        simulation,
-        bridge,
-        internal,
-        external,
-        backend.csim_defines,
-        prelude=f'{firmware}/{CSIM_PRELUDE}',
-        library_dirs=tuple(sorted({f'{firmware}/{destination}' for _, destination in STATIC_LIBRARIES})),
-        units=units,
-    )
+    sources = _source_tree(backend, simulation, bridge, units)
     return CSimInterface(
         project.project_name, sources, ports(project.inputs), ports(project.outputs), ports(project.traces)
     )

@@ -5,7 +5,8 @@ One translation unit per model made g++'s time grow with the model on one core, 
 tree (never the HLS project: the vendor tools see the files as written) gets, instead of the whole
 `firmware/<project>.cpp`:
 
-- `firmware/<project>_unit<k>.cpp`, k = 0, 1, ...: a few consecutive layers as one function
+- `firmware/<project>_unit<k>.cpp`, k = 0, 1, ...: a layer with weights or tables with the layers
+  around it that have none (`_partition`) as one function
   `<project>_unit<k>(ports..., trace_buffers)` holding the same kernel calls and trace hooks. Each
   declares only what its layers use (their typedefs, config structs, weight arrays and kernel
   headers, found by following identifiers), so its bytes, and its cached object, change only when
@@ -16,7 +17,8 @@ tree (never the HLS project: the vendor tools see the files as written) gets, in
 The bridge is unchanged and includes the new top. What does not fit this shape stays one translation
 unit (`split_units` returns None): other dialects than Vitis (oneAPI and Catapult differ in streams
 and tasks), learning top functions (the learners' bridge includes the whole firmware), vendor
-fixed-point headers, a single layer or a single core, or an array that two units would both embed.
+fixed-point headers, a single layer or a single core, the precompiled header turned off, or an array
+that two units would both embed.
 """
 
 from __future__ import annotations
@@ -30,15 +32,15 @@ import jinja2
 from hls4ml.backends.common.project import Port, ProjectContext, kernel_headers
 from hls4ml.backends.common.records import LayerImpl
 from hls4ml.csim.compiler import CompileUnit
+from hls4ml.csim.precompiled import PCH_ENV
 
 UNIT_TEMPLATE, TOP_TEMPLATE = 'common/csim_unit.cpp.j2', 'common/csim_top.cpp.j2'
 LAYER_CONFIG_TEMPLATE = 'common/firmware/layer_config.j2'
 IDENTIFIER = re.compile(r'[A-Za-z_]\w*')
-# Smaller models stay one unit: the units' extra cost eats the parallel gain. CPU seconds per unit (min of 3),
-# makespan [unit0] | [unit1 + bridge] on 2 cores vs one unit: MLP 16-64-32-32-5 (cost 13) 0.41 vs 0.37,
-# 64-256-256-10 (13) 0.39 vs 0.33, 128-512-512-10 (13) 0.30 vs 0.35, the CNN (18) 0.45 vs 0.78.
-MIN_SPLIT_COST = 16
-BRIDGE_COST = 3  # the bridge and top take about three light layers' time (0.13 s of CPU; the CNN as one unit 0.62 s)
+# Units besides the bridge, at most: past this the cheapest neighbours merge. With the precompiled header
+# (hls4ml/csim/precompiled.py) a unit costs g++ about 0.02 s of its own plus what its layers instantiate again
+# (the fixed-point conversions of its types); one per layer would add that cost per layer to a cold compile.
+MAX_UNITS = 8
 
 
 @dataclass
@@ -56,23 +58,22 @@ class UnitContext:
 
 
 def jobs() -> int:
-    """The parallel compiles this process may run: the cores it may use. The layers go into one unit per
-    core: each unit costs about 0.15 s of g++ beyond its layers (parsing, and the inline code every unit
-    instantiates again), so on 2 cores the CNN of bench/perf_models.py compiled in 0.97 s of CPU as one
-    unit, 0.58 s wall (makespan) as 2 units + the bridge and 0.69 s as 4 + the bridge; one core gains
-    nothing from a split."""
+    """The parallel compiles this process may run: the cores it may use (one core gains nothing from a split
+    but cheaper changes, and pays for every unit)."""
     return max(1, len(os.sched_getaffinity(0)))
 
 
 def splittable(project: ProjectContext, template_dir: str, external_includes: tuple) -> bool:
-    """Whether the model's simulation is split: when it fits (see the module's docstring) and there is more
-    than one core and the model is large enough (MIN_SPLIT_COST); HLS4ML_CSIM_SPLIT=0 keeps every model one
-    unit, =1 splits every model that fits."""
+    """Whether the model's simulation is split: when it fits (see the module's docstring), there is more than
+    one core, the precompiled header is on (each unit would otherwise parse every header again) and the model
+    has at least two units' worth of layers; HLS4ML_CSIM_SPLIT=0 keeps every model one unit, =1 splits every
+    model that fits."""
     choice = os.environ.get('HLS4ML_CSIM_SPLIT', '')
     simple = template_dir == 'vitis' and not project.learners and not external_includes
     if choice == '0' or not simple or len(project.layers) < 2:
         return False
-    return choice == '1' or (jobs() > 1 and sum(_costs(project.layers)) >= MIN_SPLIT_COST)
+    header = os.environ.get(PCH_ENV, '1') != '0'
+    return choice == '1' or (jobs() > 1 and header and len(_partition(project.layers)) > 1)
 
 
 def split_units(
@@ -84,7 +85,9 @@ def split_units(
         layer.struct: _identifiers(environment.get_template(LAYER_CONFIG_TEMPLATE).render(layer=layer))
         for layer in project.layers
     }
-    groups = _partition(project.layers, min(len(project.layers), max(2, jobs())))
+    groups = _partition(project.layers)
+    if len(groups) < 2:  # HLS4ML_CSIM_SPLIT=1 on a model of one weighted layer: one layer per unit
+        groups = [[layer] for layer in project.layers]
     units = [_unit(project, group, index, structs) for index, group in enumerate(groups)]
     embedded = [array for unit in units for array in unit.arrays]
     if len(embedded) != len(set(embedded)):
@@ -111,20 +114,26 @@ def _costs(layers: list[LayerImpl]) -> list[int]:
     return [2 if layer.arrays else 1 for layer in layers]
 
 
-def _partition(layers: list[LayerImpl], count: int) -> list[list[LayerImpl]]:
-    """Consecutive layers in `count` groups of about equal cost (a layer with weights counts double). The
-    bridge unit is compiled after the last group, on the core that finishes first, so the last group is
-    lighter by the bridge's cost."""
-    costs = _costs(layers)
+def _partition(layers: list[LayerImpl]) -> list[list[LayerImpl]]:
+    """Consecutive layers in units: a unit holds one layer with weights or tables, the layers without that
+    lead up to it and the one right after it (its activation, which reads its output type). A change to one
+    layer's precision, weights or reuse factor then compiles its own unit again, not half the model. Past
+    MAX_UNITS the neighbours of least cost merge."""
     groups: list[list[LayerImpl]] = [[]]
-    spent, total = 0, sum(costs) + BRIDGE_COST
-    for position, (layer, cost) in enumerate(zip(layers, costs, strict=True)):
-        left = len(layers) - position
-        target = total * len(groups) / count
-        if groups[-1] and len(groups) < count and (spent + cost / 2 > target or left <= count - len(groups)):
+    after: int | None = None  # layers since the unit's layer with weights (None: it has none yet)
+    for layer in layers:
+        if after is not None and (layer.arrays or after >= 1):
             groups.append([])
+            after = None
         groups[-1].append(layer)
-        spent += cost
+        if layer.arrays:
+            after = 0
+        elif after is not None:
+            after += 1
+    while len(groups) > MAX_UNITS:
+        costs = [sum(_costs(group)) for group in groups]
+        pair = min(range(len(groups) - 1), key=lambda index: costs[index] + costs[index + 1])
+        groups[pair : pair + 2] = [groups[pair] + groups[pair + 1]]
     return groups
 
 

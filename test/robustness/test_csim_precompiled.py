@@ -1,6 +1,7 @@
-"""The precompiled header of the kernel libraries (hls4ml/csim/precompiled.py): built in the
-background after a cold compile, used by the next model with the same kernels, keyed by every byte it
-is built from, and a header that fails to build never stops a library from compiling."""
+"""The precompiled header of the kernel libraries (hls4ml/csim/precompiled.py): one per dialect, built at
+install time beside the package or in the background after a cold compile, used by every later model and
+by each unit of a split build, keyed by every byte it is built from, and a header that fails to build never
+stops a library from compiling."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def cache(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / 'cache'
     monkeypatch.setenv('HLS4ML_CACHE_DIR', str(folder))
     monkeypatch.delenv(precompiled.PCH_ENV, raising=False)
-    monkeypatch.setenv('HLS4ML_CSIM_SPLIT', '0')  # the header serves the one-translation-unit build
+    monkeypatch.setenv('HLS4ML_CSIM_SPLIT', '0')  # the one-translation-unit build, unless a test says otherwise
+    monkeypatch.setattr(precompiled, 'INSTALLED', tmp_path / 'installed')  # not the one the package has
     return folder / 'csim'
 
 
@@ -57,16 +59,50 @@ def test_the_next_model_with_the_same_kernels_uses_the_header_and_computes_the_s
         np.testing.assert_array_equal(hls_model.predict(x), emulated(hls_model, x))
 
 
-def test_other_kernels_build_another_header(tmp_path, cache, commands) -> None:
+def test_a_model_with_other_kernels_uses_the_same_header(tmp_path, cache, commands) -> None:
     convert(mlp(seed=0), tmp_path / 'mlp').compile()
     precompiled.reap(wait=True)
     stream = convert(cnn(seed=0), tmp_path / 'cnn', io_type='io_stream')
     stream.compile()
-    precompiled.reap(wait=True)
-    assert '-include' not in commands[1]
-    assert len(list(cache.glob('pch/*/*.gch'))) == 2
+    assert '-include' in commands[1]
+    assert len(list(cache.glob('pch/*/*.gch'))) == 1
     x = inputs(stream, n=8)
     np.testing.assert_array_equal(stream.predict(x), emulated(stream, x))
+
+
+def test_the_prelude_names_no_model(tmp_path) -> None:
+    first = write_project(convert(mlp(seed=0), tmp_path / 'mlp').design).csim.sources
+    second = write_project(convert(cnn(seed=0), tmp_path / 'cnn', io_type='io_stream').design).csim.sources
+    assert first.files[first.prelude] == second.files[second.prelude]
+    kernels = [path for path in first.files if path.startswith('firmware/nnet_utils/nnet_')]
+    assert all(f'"{path.removeprefix("firmware/")}"'.encode() in first.files[first.prelude] for path in kernels)
+
+
+def test_a_header_built_at_install_time_serves_an_empty_cache(tmp_path, cache, commands, monkeypatch) -> None:
+    """`precompile_headers` (scripts/setup_env.sh) builds it beside the package; a cold compile with a fresh
+    cache then uses it, in every unit of a split build, and computes the bits the model computes."""
+    from hls4ml.writer import precompile_headers
+
+    assert precompile_headers(('Vitis',)) == [next((tmp_path / 'installed').iterdir())]
+    monkeypatch.setenv('HLS4ML_CSIM_SPLIT', '1')
+    hls_model = convert(mlp(seed=3), tmp_path / 'prj')
+    hls_model.compile()
+    assert not list(cache.glob('pch/*'))
+    units = hls_model._simulation.interface.sources.units
+    compiles = [command for command in commands if '-c' in command]
+    assert len(compiles) == len(units) >= 3 and all('-include' in command for command in compiles)
+    x = inputs(hls_model)
+    np.testing.assert_array_equal(hls_model.predict(x), emulated(hls_model, x))
+
+
+def test_a_package_folder_that_cannot_be_written_keeps_its_headers_in_the_cache(tmp_path, cache, monkeypatch) -> None:
+    from hls4ml.writer import precompile_headers
+
+    blocked = tmp_path / 'site-packages-file'
+    blocked.write_text('a file where the folder would be: nothing can be made under it (as in a read-only install)\n')
+    monkeypatch.setattr(precompiled, 'INSTALLED', blocked / 'csim-pch')
+    built = precompile_headers(('Vitis',))
+    assert [folder.parent for folder in built] == [cache / 'pch'] and list(cache.glob('pch/*/*.gch'))
 
 
 def test_a_process_builds_one_header_at_a_time(tmp_path, cache) -> None:

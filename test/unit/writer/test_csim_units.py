@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 
 import hls4ml  # noqa: E402
 from hls4ml.writer import write_project  # noqa: E402
-from hls4ml.writer.csim_units import BRIDGE_COST, _partition  # noqa: E402
+from hls4ml.writer.csim_units import MAX_UNITS, _partition  # noqa: E402
 
 
 def _sources(tmp_path, backend: str = 'Vitis'):
@@ -43,10 +43,22 @@ def test_each_unit_declares_only_its_layers(tmp_path, monkeypatch) -> None:
     assert 'parameters.h' not in top and 'struct ' not in top
 
 
-@pytest.mark.parametrize(('setting', 'backend'), [('0', 'Vitis'), ('', 'Vitis'), ('1', 'oneAPI'), ('1', 'Catapult')])
-def test_what_does_not_fit_stays_one_unit(setting: str, backend: str, tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ('setting', 'backend', 'header'),
+    [('0', 'Vitis', '1'), ('', 'Vitis', '0'), ('1', 'oneAPI', '1'), ('1', 'Catapult', '1')],
+)
+def test_what_does_not_fit_stays_one_unit(setting: str, backend: str, header: str, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv('HLS4ML_CSIM_SPLIT', setting)
+    monkeypatch.setenv('HLS4ML_CSIM_PCH', header)  # without the precompiled header each unit parses every header
     assert _sources(tmp_path, backend).units == ()
+
+
+def test_by_default_each_weighted_layer_is_a_unit(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv('HLS4ML_CSIM_SPLIT', raising=False)
+    monkeypatch.delenv('HLS4ML_CSIM_PCH', raising=False)
+    monkeypatch.setattr('hls4ml.writer.csim_units.jobs', lambda: 2)
+    units = _sources(tmp_path).units
+    assert [unit.layers for unit in units] == [(f'fc{k}', f'fc{k}_relu') for k in range(4)] + [()]
 
 
 class _Layer:
@@ -54,11 +66,29 @@ class _Layer:
         self.arrays = [object()] if weighted else []
 
 
-def test_partition_keeps_order_and_balances_cost() -> None:
-    layers = [_Layer(weighted) for weighted in (True, False, True, False, True, False)]
-    groups = _partition(layers, 3)  # type: ignore[arg-type]
-    assert [layer for group in groups for layer in group] == layers
-    costs = [sum(2 if layer.arrays else 1 for layer in group) for group in groups]
-    costs[-1] += BRIDGE_COST  # the bridge follows the last group on its core
-    assert len(groups) == 3 and max(costs) - min(costs) <= 2  # within one layer with weights
-    assert [len(group) for group in _partition(layers, 6)] == [1] * 6  # type: ignore[arg-type]
+def _shape(groups: list) -> str:
+    return ' | '.join(''.join('W' if layer.arrays else '-' for layer in group) for group in groups)
+
+
+@pytest.mark.parametrize(
+    ('layers', 'expected'),
+    [
+        ('W-W-W-W', 'W- | W- | W- | W'),  # an MLP: each Dense with its activation
+        ('W-W-WW', 'W- | W- | W | W'),  # a Dense and the softmax (tables) after it
+        ('-W---W---W--W', '-W- | --W- | --W- | -W'),  # a CNN: padding, conv, ReLU, pooling, padding, ...
+        ('--W', '--W'),
+        ('W---', 'W- | --'),
+    ],
+)
+def test_a_unit_holds_one_weighted_layer_and_its_neighbours(layers: str, expected: str) -> None:
+    made = [_Layer(mark == 'W') for mark in layers]
+    groups = _partition(made)  # type: ignore[arg-type]
+    assert [layer for group in groups for layer in group] == made  # every layer once, in order
+    assert _shape(groups) == expected
+
+
+def test_past_the_cap_the_cheapest_neighbours_merge() -> None:
+    made = [_Layer(index % 3 != 2) for index in range(3 * MAX_UNITS)]
+    groups = _partition(made)  # type: ignore[arg-type]
+    assert len(groups) == MAX_UNITS
+    assert [layer for group in groups for layer in group] == made
