@@ -16,6 +16,16 @@ template <class src_T, class dst_T, unsigned N> void convert_data(const src_T sr
     }
 }
 
+// dst[i] = src[i] for the n values of a constant array, when the C-simulation library loads
+// (firmware/weights/*.h of its source tree, hls4ml/writer/csim_weights.py). Out of line and
+// instantiated once per type, not once per array: inlined into every array's initialiser, the
+// conversion from double was most of the compile time of a unit holding a few small layers.
+template <class T> __attribute__((noinline)) void load_constants(T *dst, const double *src, unsigned n) {
+    for (unsigned i = 0; i < n; i++) {
+        dst[i] = src[i];
+    }
+}
+
 // dst[i] = src[i].to_double(), then narrowed to dst_T (float or double). Exact into double when
 // the type has at most 53 bits.
 template <class src_T, class dst_T, unsigned N> void convert_data_back(const src_T src[N], dst_T dst[N]) {
