@@ -63,9 +63,10 @@ template <class T, unsigned n_elements> void read_stream(stream<T> &fifo, double
 }
 
 // The copy of trace_stream, out of line and cold: inlined behind the null check at every traced layer
-// it was a tenth of a model's compile, and it only runs when tracing.
-template <class T, unsigned n_elements>
-__attribute__((noinline, cold)) void trace_stream_copy(stream<T> &fifo, double *buffer) {
+// it was a tenth of a model's compile, and it only runs when tracing. One copy per element type (the
+// count is an argument): the layers of a CNN share a few element types.
+template <class T>
+__attribute__((noinline, cold)) void trace_stream_copy(stream<T> &fifo, double *buffer, unsigned n_elements) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T element = fifo.read();
         for (unsigned j = 0; j < T::size; j++)
@@ -78,7 +79,7 @@ __attribute__((noinline, cold)) void trace_stream_copy(stream<T> &fifo, double *
 // layer still reads them (C-simulation runs the layers one after the other).
 template <class T, unsigned n_elements> void trace_stream(stream<T> &fifo, double *buffer) {
     if (buffer != nullptr)
-        trace_stream_copy<T, n_elements>(fifo, buffer);
+        trace_stream_copy<T>(fifo, buffer, n_elements);
 }
 
 } // namespace nnet
