@@ -16,6 +16,16 @@ template <class src_T, class dst_T, unsigned N> void convert_data(const src_T sr
     }
 }
 
+// dst[i] = src[i] for the n values of a constant array, when the C-simulation library loads
+// (firmware/weights/*.h of its source tree, hls4ml/writer/csim_weights.py). Out of line and
+// instantiated once per type, not once per array: inlined into every array's initialiser, the
+// conversion from double was most of the compile time of a unit holding a few small layers.
+template <class T> __attribute__((noinline)) void load_constants(T *dst, const double *src, unsigned n) {
+    for (unsigned i = 0; i < n; i++) {
+        dst[i] = src[i];
+    }
+}
+
 // dst[i] = src[i].to_double(), then narrowed to dst_T (float or double). Exact into double when
 // the type has at most 53 bits.
 template <class src_T, class dst_T, unsigned N> void convert_data_back(const src_T src[N], dst_T dst[N]) {
@@ -53,9 +63,10 @@ template <class T, unsigned n_elements> void read_stream(stream<T> &fifo, double
 }
 
 // The copy of trace_stream, out of line and cold: inlined behind the null check at every traced layer
-// it was a tenth of a model's compile, and it only runs when tracing.
-template <class T, unsigned n_elements>
-__attribute__((noinline, cold)) void trace_stream_copy(stream<T> &fifo, double *buffer) {
+// it was a tenth of a model's compile, and it only runs when tracing. One copy per element type (the
+// count is an argument): the layers of a CNN share a few element types.
+template <class T>
+__attribute__((noinline, cold)) void trace_stream_copy(stream<T> &fifo, double *buffer, unsigned n_elements) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T element = fifo.read();
         for (unsigned j = 0; j < T::size; j++)
@@ -68,7 +79,7 @@ __attribute__((noinline, cold)) void trace_stream_copy(stream<T> &fifo, double *
 // layer still reads them (C-simulation runs the layers one after the other).
 template <class T, unsigned n_elements> void trace_stream(stream<T> &fifo, double *buffer) {
     if (buffer != nullptr)
-        trace_stream_copy<T, n_elements>(fifo, buffer);
+        trace_stream_copy<T>(fifo, buffer, n_elements);
 }
 
 } // namespace nnet

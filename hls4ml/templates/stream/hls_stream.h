@@ -64,10 +64,11 @@ template <class T> class ring_fifo {
     std::size_t capacity_ = 0, first_ = 0, count_ = 0;
 };
 
-// The stream's name for the empty-read message, truncated to 63 characters.
+// The stream's name for the empty-read message, truncated to 63 characters. The copy is out of
+// line: a model's top function constructs one stream per layer.
 class stream_name {
   public:
-    explicit stream_name(const char *name) {
+    __attribute__((noinline)) explicit stream_name(const char *name) {
         std::size_t length = 0;
         for (; name[length] != '\0' && length + 1 < sizeof(text_); ++length)
             text_[length] = name[length];
@@ -79,6 +80,12 @@ class stream_name {
     char text_[64];
 };
 #endif
+
+// The deadlock report of a read from an empty stream: once, out of line, rather than at every read site.
+[[noreturn]] __attribute__((noinline, cold)) inline void empty_read(const char *name) {
+    std::fprintf(stderr, "hls::stream '%s': read from an empty stream (a deadlock in hardware)\n", name);
+    std::abort();
+}
 
 template <class T> class stream {
   public:
@@ -104,11 +111,8 @@ template <class T> class stream {
     void write(const T &value) { fifo_.push_back(value); }
 
     T read() {
-        if (fifo_.empty()) {
-            std::fprintf(stderr, "hls::stream '%s': read from an empty stream (a deadlock in hardware)\n",
-                         name_.c_str());
-            std::abort();
-        }
+        if (fifo_.empty())
+            empty_read(name_.c_str());
         T value = fifo_.front();
         fifo_.pop_front();
         return value;
