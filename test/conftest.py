@@ -10,9 +10,16 @@ turns the failure into a warning (offline work on a machine without the vendor h
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
+
+# Keras is the reference of many tests. TensorFlow's own CPU kernels lack channels_first (NCHW) convolutions
+# and dilated transposed convolutions; its oneDNN kernels have them, but TensorFlow turns oneDNN on by
+# itself only on CPUs with AVX-512 VNNI/BF16 or AMX. Turned on here for every CPU (before TensorFlow is
+# imported; the workers and subprocesses inherit it), so the reference does not depend on the machine.
+os.environ.setdefault('TF_ENABLE_ONEDNN_OPTS', '1')
 
 # Words of the skip reasons that mean "a prerequisite of the suite is missing" (lower case): the
 # vendor-header harness says '<origin> <family> headers not found: <why>', test/vendor.py 'could
