@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -94,10 +94,17 @@ def check_project_names(design: Design) -> Path:
 
 @dataclass(frozen=True)
 class WrittenProject:
-    """A project on disk and what the C-simulation compiles (the same bytes, kept in memory)."""
+    """A project on disk and what the C-simulation compiles (the same bytes, kept in memory; made when first
+    asked for, as `write()` alone does not compile)."""
 
     path: Path
-    csim: CSimInterface
+    files: dict[str, bytes] = field(repr=False)
+    project: ProjectContext = field(repr=False)
+    backend: Backend = field(repr=False)
+
+    @functools.cached_property
+    def csim(self) -> CSimInterface:
+        return _interface(self.files, self.project, self.backend)
 
 
 def write_project(design: Design) -> WrittenProject:
@@ -113,7 +120,7 @@ def write_project(design: Design) -> WrittenProject:
     with project_lock(output_dir):
         write_files(output_dir, files)
         remove_stale(output_dir / firmware / 'weights', weights)
-    return WrittenProject(output_dir, _interface(files, project, design.backend))
+    return WrittenProject(output_dir, files, project, design.backend)
 
 
 def _simulation_files(files: dict[str, bytes], project: ProjectContext, backend: Backend) -> dict[str, bytes]:
