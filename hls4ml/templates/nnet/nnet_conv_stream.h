@@ -149,11 +149,11 @@ void conv_whole_image(stream<data_T> &data, stream<res_T> &res,
     typedef typename data_T::value_type data_elem;
     typedef conv_sizes<CONFIG_T> sizes;
     (void)conv_stream_checks<data_T, res_T, CONFIG_T>::multiplier_limit;
-    NNET_PERSISTENT data_elem image[sizes::n_in];
-    read_whole<sizes::n_in>(data, image);
+    data_elem *const pixels = csim_fast::persistent_buffer<data_elem, sizes::n_in>();
+    read_whole<sizes::n_in>(data, pixels);
     for (unsigned pixel = 0; pixel < sizes::n_pixels; pixel++) {
         res_T out;
-        conv_output_pixel<data_elem, typename res_T::value_type, CONFIG_T>(image, weights, biases, out.data, pixel);
+        conv_output_pixel<data_elem, typename res_T::value_type, CONFIG_T>(pixels, weights, biases, out.data, pixel);
         res.write(out);
     }
 }

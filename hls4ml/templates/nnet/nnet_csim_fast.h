@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "nnet_dialect.h"
+
 namespace nnet {
 namespace csim_fast {
 
@@ -88,6 +90,26 @@ template <class data_T, class weight_T, class accum_T> struct integer_mac<data_T
 template <class T> inline const typename T::raw_type *raw_values(const T *values) {
     static_assert(sizeof(T) == sizeof(typename T::raw_type), "fixed-point value with more than its raw integer");
     return reinterpret_cast<const typename T::raw_type *>(values);
+}
+
+// N values of T kept between calls (per thread where the library is loaded: NNET_PERSISTENT). Out of
+// line, so that the caller holds a plain pointer: the address of a thread-local array is otherwise
+// recomputed (a __tls_get_addr call) wherever g++ runs short of registers, pixel after pixel.
+template <class T, unsigned N> __attribute__((noinline)) T *persistent_buffer() {
+    NNET_PERSISTENT T buffer[N];
+    return buffer;
+}
+
+// Whether T is one of our fixed-point types with a machine integer as raw value, so that, within T, the
+// order of values is the order of raw integers and a raw integer copied is the value copied.
+template <class T, bool Typed = has_modes<T>::value> struct machine_raw : std::false_type {};
+template <class T> struct machine_raw<T, true> : std::is_integral<typename T::raw_type> {};
+
+// The value of T whose raw integer is `raw`.
+template <class T> inline T from_raw(typename T::raw_type raw) {
+    T value;
+    value.raw_ = raw;
+    return value;
 }
 
 template <class accum_T, class unsigned_word> inline accum_T accum_from_word(unsigned_word sum) {

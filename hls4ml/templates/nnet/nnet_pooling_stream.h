@@ -122,12 +122,16 @@ template <class data_T, class res_T, typename CONFIG_T> void pooling_whole_image
     typedef typename pool_reduce<CONFIG_T::pool_op, data_elem, CONFIG_T>::type reduce;
     typedef pooling_stream_checks<data_T, res_T, CONFIG_T> checks;
     static_assert(checks::n_pixels >= 1, "pooling (io_stream): no output pixel");
-    NNET_PERSISTENT data_elem image[pooling_sizes<CONFIG_T>::n_in];
-    read_whole<pooling_sizes<CONFIG_T>::n_in>(data, image);
+    data_elem *const pixels = csim_fast::persistent_buffer<data_elem, pooling_sizes<CONFIG_T>::n_in>();
+    read_whole<pooling_sizes<CONFIG_T>::n_in>(data, pixels);
     for (unsigned pixel = 0; pixel < checks::n_pixels; pixel++) {
         res_T out;
-        for (unsigned c = 0; c < CONFIG_T::n_filt; c++) {
-            pool_window<data_elem, typename res_T::value_type, CONFIG_T, reduce>(image, out[c], pixel, c);
+        if constexpr (CONFIG_T::pool_op == pool_max && csim_fast::machine_raw<data_elem>::value) {
+            pool_max_pixel_raw<data_elem, typename res_T::value_type, CONFIG_T>(pixels, out.data, pixel);
+        } else {
+            for (unsigned c = 0; c < CONFIG_T::n_filt; c++) {
+                pool_window<data_elem, typename res_T::value_type, CONFIG_T, reduce>(pixels, out[c], pixel, c);
+            }
         }
         res.write(out);
     }
