@@ -214,10 +214,9 @@ inline void conv_pixel_integer(const data_T *data, const typename CONFIG_T::weig
     typedef conv_channels<CONFIG_T> channels;
     typedef typename CONFIG_T::accum_t accum_t;
     typedef csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, accum_t> mac;
-    typedef typename mac::word word;
-    typename mac::unsigned_word acc[CONFIG_T::n_filt];
+    typename mac::lane acc[CONFIG_T::n_filt];
     for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
-        acc[f] = typename mac::unsigned_word(accum_t(biases[f]).raw_);
+        acc[f] = typename mac::lane(accum_t(biases[f]).raw_);
     const auto *weight_raw = csim_fast::raw_values(weights);
     const unsigned row0 = (pixel / CONFIG_T::out_width) * CONFIG_T::stride_height;
     const unsigned col0 = (pixel % CONFIG_T::out_width) * CONFIG_T::stride_width;
@@ -234,7 +233,7 @@ inline void conv_pixel_integer(const data_T *data, const typename CONFIG_T::weig
             for (unsigned q = 0; q < channels::rows_per_position; q++) {
                 const auto *row = weight_raw + (position * channels::rows_per_position + q) * CONFIG_T::n_filt;
                 for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
-                    acc[f] += mac::scaled(word(in[channels::channel(q, f)]) * word(row[f]));
+                    acc[f] += mac::product(in[channels::channel(q, f)], row[f]);
             }
         }
     }

@@ -74,6 +74,15 @@ template <class data_T, class weight_T, class accum_T> struct integer_mac<data_T
     static constexpr bool enabled = wraps && separable && product_bits + rounds <= word_bits &&
                                     accum_T::width <= word_bits && drop < word_bits && -drop < word_bits;
 
+    // A convolution's sums run in 16-bit lanes (twice as many per vector as 32-bit ones) when the
+    // accumulator has at most 16 bits, the values fit in 16 and the scaled product is a plain shift of
+    // the product p (truncation, or no dropped bits): its low 16 bits are then made of the halves of p,
+    // (high << (16 - drop)) | (low >> drop), which g++ vectorises as 16-bit multiplies high and low.
+    // Only the low 16 bits matter: the sum wraps to the accumulator's width at the end.
+    static constexpr bool halves = accum_T::width <= 16 && raw_bits<data_T>() <= 16 && raw_bits<weight_T>() <= 16 &&
+                                   (drop <= 0 || rounding == quant::trn) && drop < 16 && -drop < 16;
+    using lane = std::conditional_t<halves, uint16_t, unsigned_word>;
+
     // The exact product d * w written at the accum LSB, as the accumulator's rounding mode does it.
     static unsigned_word scaled(word product) {
         if constexpr (drop > 0) {
@@ -82,6 +91,23 @@ template <class data_T, class weight_T, class accum_T> struct integer_mac<data_T
             return unsigned_word((product + offset) >> drop);
         } else {
             return unsigned_word(product) << -drop;
+        }
+    }
+
+    // scaled(d * w) modulo the lane's width, from the raw values d and w.
+    template <class D, class W> static lane product(D data, W weight) {
+        if constexpr (!halves) {
+            return scaled(word(data) * word(weight));
+        } else {
+            const int16_t d = int16_t(data), w = int16_t(weight);
+            // (unsigned 32-bit: the low half of the product without a signed overflow)
+            const uint16_t low = uint16_t(uint32_t(uint16_t(d)) * uint32_t(uint16_t(w)));
+            if constexpr (drop <= 0) {
+                return uint16_t(uint32_t(low) << -drop);
+            } else {
+                const uint16_t high = uint16_t((int32_t(d) * int32_t(w)) >> 16);
+                return uint16_t(uint16_t(uint32_t(high) << (16 - drop)) | uint16_t(low >> drop));
+            }
         }
     }
 };
