@@ -118,9 +118,11 @@ template <class T> inline const typename T::raw_type *raw_values(const T *values
     return reinterpret_cast<const typename T::raw_type *>(values);
 }
 
-// N values of T kept between calls (per thread where the library is loaded: NNET_PERSISTENT). Out of
-// line, so that the caller holds a plain pointer: the address of a thread-local array is otherwise
-// recomputed (a __tls_get_addr call) wherever g++ runs short of registers, pixel after pixel.
+// N values of T kept between calls (per thread where the library is loaded: NNET_PERSISTENT), shared by
+// every kernel asking for the same T and N: each fills it whole before reading it, and the layers run
+// one after the other. Out of line, so that the caller holds a plain pointer: the address of a
+// thread-local array is otherwise recomputed (a __tls_get_addr call) wherever g++ runs short of
+// registers, pixel after pixel.
 template <class T, unsigned N> __attribute__((noinline)) T *persistent_buffer() {
     NNET_PERSISTENT T buffer[N];
     return buffer;
