@@ -206,6 +206,13 @@ template <class data_T, class CONFIG_T> struct conv_products<data_T, CONFIG_T, t
 };
 
 #ifdef NNET_CSIM_FAST
+// One weight row of a window position added into the accumulators (conv_pixel_integer's inner loop).
+template <class mac, class CONFIG_T, class data_raw, class weight_raw>
+inline void conv_row_integer(const data_raw *in, const weight_raw *row, unsigned q, typename mac::lane *acc) {
+    for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
+        acc[f] += mac::product(in[conv_channels<CONFIG_T>::channel(q, f)], row[f]);
+}
+
 // C-simulation only (nnet_csim_fast.h): conv_start, conv_pixel and conv_finish of one output pixel on
 // the raw integers, the same taps in the same order, when csim_fast::integer_mac allows it.
 template <class data_T, class res_T, class CONFIG_T>
@@ -228,12 +235,16 @@ inline void conv_pixel_integer(const data_T *data, const typename CONFIG_T::weig
             const unsigned ih = row0 + kh - CONFIG_T::pad_top, iw = col0 + kw - CONFIG_T::pad_left;
             const auto *in = csim_fast::raw_values(data + (ih * CONFIG_T::in_width + iw) * CONFIG_T::n_chan);
             const unsigned position = kh * CONFIG_T::filt_width + kw;
-            // Unrolled (g++ only reads this build): the loop's own steps were a fifth of a small layer's MAC.
+            const auto *rows = weight_raw + position * channels::rows_per_position * CONFIG_T::n_filt;
+            if constexpr (CONFIG_T::io_type == io_stream) {
+                // The loop's own steps were a fifth of a small io_stream layer's work: unrolled (g++ only
+                // reads this build). Not in io_parallel, where g++ then left the (padded) pixels unvectorised.
 #pragma GCC unroll 16
-            for (unsigned q = 0; q < channels::rows_per_position; q++) {
-                const auto *row = weight_raw + (position * channels::rows_per_position + q) * CONFIG_T::n_filt;
-                for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
-                    acc[f] += mac::product(in[channels::channel(q, f)], row[f]);
+                for (unsigned q = 0; q < channels::rows_per_position; q++)
+                    conv_row_integer<mac, CONFIG_T>(in, rows + q * CONFIG_T::n_filt, q, acc);
+            } else {
+                for (unsigned q = 0; q < channels::rows_per_position; q++)
+                    conv_row_integer<mac, CONFIG_T>(in, rows + q * CONFIG_T::n_filt, q, acc);
             }
         }
     }
