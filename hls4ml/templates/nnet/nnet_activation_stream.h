@@ -15,6 +15,7 @@
 #include "nnet_activation.h"
 #include "nnet_activation_table.h"
 #include "nnet_batchnorm.h"
+#include "nnet_csim_fast.h"
 #include "nnet_softmax.h"
 #include "nnet_stream.h"
 
@@ -26,8 +27,34 @@ template <class data_T, class res_T, typename CONFIG_T> void linear(stream<data_
     elementwise_stream<CONFIG_T::n_in>(data, res, copy_op());
 }
 
+#ifdef NNET_CSIM_FAST
+// C-simulation only (nnet_csim_fast.h): relu into the input's own type keeps a positive value's raw
+// integer and gives 0 otherwise, as relu_op's writes do; here on the raw integers of each element.
+template <unsigned N, class data_T, class res_T> void relu_raw(stream<data_T> &data, stream<res_T> &res) {
+    typedef typename res_T::value_type::raw_type raw_type;
+    for (unsigned e = 0; e < stream_elements<data_T, N>::count; e++) {
+        const data_T in = data.read();
+        res_T out;
+        for (unsigned j = 0; j < res_T::size; j++) {
+            const raw_type raw = in[j].raw_;
+            out[j].raw_ = raw > 0 ? raw : raw_type(0);
+        }
+        res.write(out);
+    }
+}
+#endif
+
 template <class data_T, class res_T, typename CONFIG_T> void relu(stream<data_T> &data, stream<res_T> &res) {
-    elementwise_stream<CONFIG_T::n_in>(data, res, relu_op());
+#ifdef NNET_CSIM_FAST
+    typedef typename data_T::value_type data_elem;
+    if constexpr (std::is_same<data_elem, typename res_T::value_type>::value &&
+                  csim_fast::machine_raw<data_elem>::value) {
+        relu_raw<CONFIG_T::n_in>(data, res);
+    } else
+#endif
+    {
+        elementwise_stream<CONFIG_T::n_in>(data, res, relu_op());
+    }
 }
 
 template <class data_T, class res_T, typename CONFIG_T> void bipolar(stream<data_T> &data, stream<res_T> &res) {

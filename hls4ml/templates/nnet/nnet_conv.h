@@ -206,6 +206,13 @@ template <class data_T, class CONFIG_T> struct conv_products<data_T, CONFIG_T, t
 };
 
 #ifdef NNET_CSIM_FAST
+// One weight row of a window position added into the accumulators (conv_pixel_integer's inner loop).
+template <class mac, class CONFIG_T, class data_raw, class weight_raw>
+inline void conv_row_integer(const data_raw *in, const weight_raw *row, unsigned q, typename mac::lane *acc) {
+    for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
+        acc[f] += mac::product(in[conv_channels<CONFIG_T>::channel(q, f)], row[f]);
+}
+
 // C-simulation only (nnet_csim_fast.h): conv_start, conv_pixel and conv_finish of one output pixel on
 // the raw integers, the same taps in the same order, when csim_fast::integer_mac allows it.
 template <class data_T, class res_T, class CONFIG_T>
@@ -214,10 +221,9 @@ inline void conv_pixel_integer(const data_T *data, const typename CONFIG_T::weig
     typedef conv_channels<CONFIG_T> channels;
     typedef typename CONFIG_T::accum_t accum_t;
     typedef csim_fast::integer_mac<data_T, typename CONFIG_T::weight_t, accum_t> mac;
-    typedef typename mac::word word;
-    typename mac::unsigned_word acc[CONFIG_T::n_filt];
+    typename mac::lane acc[CONFIG_T::n_filt];
     for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
-        acc[f] = typename mac::unsigned_word(accum_t(biases[f]).raw_);
+        acc[f] = typename mac::lane(accum_t(biases[f]).raw_);
     const auto *weight_raw = csim_fast::raw_values(weights);
     const unsigned row0 = (pixel / CONFIG_T::out_width) * CONFIG_T::stride_height;
     const unsigned col0 = (pixel % CONFIG_T::out_width) * CONFIG_T::stride_width;
@@ -229,10 +235,16 @@ inline void conv_pixel_integer(const data_T *data, const typename CONFIG_T::weig
             const unsigned ih = row0 + kh - CONFIG_T::pad_top, iw = col0 + kw - CONFIG_T::pad_left;
             const auto *in = csim_fast::raw_values(data + (ih * CONFIG_T::in_width + iw) * CONFIG_T::n_chan);
             const unsigned position = kh * CONFIG_T::filt_width + kw;
-            for (unsigned q = 0; q < channels::rows_per_position; q++) {
-                const auto *row = weight_raw + (position * channels::rows_per_position + q) * CONFIG_T::n_filt;
-                for (unsigned f = 0; f < CONFIG_T::n_filt; f++)
-                    acc[f] += mac::scaled(word(in[channels::channel(q, f)]) * word(row[f]));
+            const auto *rows = weight_raw + position * channels::rows_per_position * CONFIG_T::n_filt;
+            if constexpr (CONFIG_T::io_type == io_stream) {
+                // The loop's own steps were a fifth of a small io_stream layer's work: unrolled (g++ only
+                // reads this build). Not in io_parallel, where g++ then left the (padded) pixels unvectorised.
+#pragma GCC unroll 16
+                for (unsigned q = 0; q < channels::rows_per_position; q++)
+                    conv_row_integer<mac, CONFIG_T>(in, rows + q * CONFIG_T::n_filt, q, acc);
+            } else {
+                for (unsigned q = 0; q < channels::rows_per_position; q++)
+                    conv_row_integer<mac, CONFIG_T>(in, rows + q * CONFIG_T::n_filt, q, acc);
             }
         }
     }

@@ -20,6 +20,7 @@
 #define NNET_CONV_STREAM_H_
 
 #include "nnet_conv.h"
+#include "nnet_stream.h"
 #include "nnet_types.h"
 
 namespace nnet {
@@ -101,11 +102,12 @@ template <class data_T, class res_T, class CONFIG_T> struct conv_stream_checks {
         sizes::block_factor - CONFIG_T::n_zeros / CONFIG_T::reuse_factor; // one output pixel per II
 };
 
-// The call the lowering emits for the four convolution layers (io_stream).
+// The line-buffer schedule the HLS tools see (and a C-simulation on other fixed-point headers).
 template <class data_T, class res_T, class CONFIG_T>
-void conv(stream<data_T> &data, stream<res_T> &res,
-          const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
-          const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+void conv_windows(stream<data_T> &data, stream<res_T> &res,
+                  const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
+                  const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+    NNET_INLINE
     typedef typename data_T::value_type data_elem;
     typedef conv_stream_checks<data_T, res_T, CONFIG_T> checks;
     typedef stream_window<CONFIG_T::filt_height, CONFIG_T::filt_width, CONFIG_T::in_width, CONFIG_T::n_chan> geometry;
@@ -133,6 +135,40 @@ void conv(stream<data_T> &data, stream<res_T> &res,
             }
         }
     }
+}
+
+#ifdef NNET_CSIM_FAST
+// C-simulation only (nnet_csim_fast.h): the layer runs after its producer has written the whole image,
+// so the image is read at once and every output pixel, in stream order, is the io_parallel
+// conv_output_pixel on it: the taps and the writes of the window above (conv_window_config is this
+// config seen through one window), without shifting a window and a line buffer per input pixel.
+template <class data_T, class res_T, class CONFIG_T>
+void conv_whole_image(stream<data_T> &data, stream<res_T> &res,
+                      const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
+                      const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+    typedef typename data_T::value_type data_elem;
+    typedef conv_sizes<CONFIG_T> sizes;
+    (void)conv_stream_checks<data_T, res_T, CONFIG_T>::multiplier_limit;
+    data_elem *const pixels = csim_fast::persistent_buffer<data_elem, sizes::n_in>();
+    read_whole<sizes::n_in>(data, pixels);
+    for (unsigned pixel = 0; pixel < sizes::n_pixels; pixel++) {
+        res_T out;
+        conv_output_pixel<data_elem, typename res_T::value_type, CONFIG_T>(pixels, weights, biases, out.data, pixel);
+        res.write(out);
+    }
+}
+#endif
+
+// The call the lowering emits for the four convolution layers (io_stream).
+template <class data_T, class res_T, class CONFIG_T>
+void conv(stream<data_T> &data, stream<res_T> &res,
+          const typename CONFIG_T::weight_t weights[conv_sizes<CONFIG_T>::n_weights],
+          const typename CONFIG_T::bias_t biases[CONFIG_T::n_filt]) {
+#ifdef NNET_CSIM_FAST
+    conv_whole_image<data_T, res_T, CONFIG_T>(data, res, weights, biases);
+#else
+    conv_windows<data_T, res_T, CONFIG_T>(data, res, weights, biases);
+#endif
 }
 
 } // namespace nnet

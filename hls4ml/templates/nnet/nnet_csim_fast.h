@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "nnet_dialect.h"
+
 namespace nnet {
 namespace csim_fast {
 
@@ -72,6 +74,15 @@ template <class data_T, class weight_T, class accum_T> struct integer_mac<data_T
     static constexpr bool enabled = wraps && separable && product_bits + rounds <= word_bits &&
                                     accum_T::width <= word_bits && drop < word_bits && -drop < word_bits;
 
+    // A convolution's sums run in 16-bit lanes (twice as many per vector as 32-bit ones) when the
+    // accumulator has at most 16 bits, the values fit in 16 and the scaled product is a plain shift of
+    // the product p (truncation, or no dropped bits): its low 16 bits are then made of the halves of p,
+    // (high << (16 - drop)) | (low >> drop), which g++ vectorises as 16-bit multiplies high and low.
+    // Only the low 16 bits matter: the sum wraps to the accumulator's width at the end.
+    static constexpr bool halves = accum_T::width <= 16 && raw_bits<data_T>() <= 16 && raw_bits<weight_T>() <= 16 &&
+                                   (drop <= 0 || rounding == quant::trn) && drop < 16 && -drop < 16;
+    using lane = std::conditional_t<halves, uint16_t, unsigned_word>;
+
     // The exact product d * w written at the accum LSB, as the accumulator's rounding mode does it.
     static unsigned_word scaled(word product) {
         if constexpr (drop > 0) {
@@ -82,12 +93,51 @@ template <class data_T, class weight_T, class accum_T> struct integer_mac<data_T
             return unsigned_word(product) << -drop;
         }
     }
+
+    // scaled(d * w) modulo the lane's width, from the raw values d and w.
+    template <class D, class W> static lane product(D data, W weight) {
+        if constexpr (!halves) {
+            return scaled(word(data) * word(weight));
+        } else {
+            const int16_t d = int16_t(data), w = int16_t(weight);
+            // (unsigned 32-bit: the low half of the product without a signed overflow)
+            const uint16_t low = uint16_t(uint32_t(uint16_t(d)) * uint32_t(uint16_t(w)));
+            if constexpr (drop <= 0) {
+                return uint16_t(uint32_t(low) << -drop);
+            } else {
+                const uint16_t high = uint16_t((int32_t(d) * int32_t(w)) >> 16);
+                return uint16_t(uint16_t(uint32_t(high) << (16 - drop)) | uint16_t(low >> drop));
+            }
+        }
+    }
 };
 
 // The raw integers of an array of our fixed-point values (one data member: the raw integer).
 template <class T> inline const typename T::raw_type *raw_values(const T *values) {
     static_assert(sizeof(T) == sizeof(typename T::raw_type), "fixed-point value with more than its raw integer");
     return reinterpret_cast<const typename T::raw_type *>(values);
+}
+
+// N values of T kept between calls (per thread where the library is loaded: NNET_PERSISTENT), shared by
+// every kernel asking for the same T and N: each fills it whole before reading it, and the layers run
+// one after the other. Out of line, so that the caller holds a plain pointer: the address of a
+// thread-local array is otherwise recomputed (a __tls_get_addr call) wherever g++ runs short of
+// registers, pixel after pixel.
+template <class T, unsigned N> __attribute__((noinline)) T *persistent_buffer() {
+    NNET_PERSISTENT T buffer[N];
+    return buffer;
+}
+
+// Whether T is one of our fixed-point types with a machine integer as raw value, so that, within T, the
+// order of values is the order of raw integers and a raw integer copied is the value copied.
+template <class T, bool Typed = has_modes<T>::value> struct machine_raw : std::false_type {};
+template <class T> struct machine_raw<T, true> : std::is_integral<typename T::raw_type> {};
+
+// The value of T whose raw integer is `raw`.
+template <class T> inline T from_raw(typename T::raw_type raw) {
+    T value;
+    value.raw_ = raw;
+    return value;
 }
 
 template <class accum_T, class unsigned_word> inline accum_T accum_from_word(unsigned_word sum) {

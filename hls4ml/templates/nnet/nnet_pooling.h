@@ -18,6 +18,7 @@
 #define NNET_POOLING_H_
 
 #include "nnet_common.h"
+#include "nnet_csim_fast.h"
 
 namespace nnet {
 
@@ -123,6 +124,33 @@ inline void pool_window(const data_T *data, res_T &res, unsigned pixel, unsigned
     }
     Reduce::finish(state, int(rows.count * cols.count), res);
 }
+
+#ifdef NNET_CSIM_FAST
+// C-simulation only (nnet_csim_fast.h): pool_window of max pooling for all n_filt channels of one output
+// pixel at once, on the raw integers (within one type a larger raw integer is a larger value, so the
+// maximum is the same input); each result is that input written into res_T, as pool_max_op's finish.
+template <class data_T, class res_T, typename CONFIG_T>
+inline void pool_max_pixel_raw(const data_T *data, res_T *res, unsigned pixel) {
+    typedef typename data_T::raw_type raw_type;
+    const pool_span rows = valid_span((pixel / CONFIG_T::out_width) * CONFIG_T::stride_height, CONFIG_T::pool_height,
+                                      CONFIG_T::pad_top, CONFIG_T::in_height);
+    const pool_span cols = valid_span((pixel % CONFIG_T::out_width) * CONFIG_T::stride_width, CONFIG_T::pool_width,
+                                      CONFIG_T::pad_left, CONFIG_T::in_width);
+    const raw_type *first = csim_fast::raw_values(data + (rows.first * CONFIG_T::in_width + cols.first) * CONFIG_T::n_filt);
+    raw_type best[CONFIG_T::n_filt];
+    for (unsigned c = 0; c < CONFIG_T::n_filt; c++)
+        best[c] = first[c];
+    for (unsigned kh = 0; kh < rows.count; kh++) {
+        for (unsigned kw = 0; kw < cols.count; kw++) {
+            const raw_type *in = first + (kh * CONFIG_T::in_width + kw) * CONFIG_T::n_filt;
+            for (unsigned c = 0; c < CONFIG_T::n_filt; c++)
+                best[c] = in[c] > best[c] ? in[c] : best[c];
+        }
+    }
+    for (unsigned c = 0; c < CONFIG_T::n_filt; c++)
+        res[c] = csim_fast::from_raw<data_T>(best[c]);
+}
+#endif
 
 // max: the state is the largest input so far (data_T, exact). start() takes the first valid input,
 // which add() visits again without effect.

@@ -57,7 +57,9 @@ template <class data_T, class res_T, class CONFIG_T> struct pooling_stream_check
     static_assert(res_T::size == CONFIG_T::n_filt, "pooling (io_stream): res_T must be nnet::array<T, n_filt>");
 };
 
-template <class data_T, class res_T, typename CONFIG_T> void pooling(stream<data_T> &data, stream<res_T> &res) {
+// The line-buffer schedule the HLS tools see (and a C-simulation on other fixed-point headers).
+template <class data_T, class res_T, typename CONFIG_T> void pooling_windows(stream<data_T> &data, stream<res_T> &res) {
+    NNET_INLINE
     typedef typename data_T::value_type data_elem;
     typedef typename pool_reduce<CONFIG_T::pool_op, data_elem, CONFIG_T>::type reduce;
     typedef pooling_stream_checks<data_T, res_T, CONFIG_T> checks;
@@ -109,6 +111,39 @@ template <class data_T, class res_T, typename CONFIG_T> void pooling(stream<data
             }
         }
     }
+}
+
+#ifdef NNET_CSIM_FAST
+// C-simulation only (nnet_csim_fast.h): the layer runs after its producer has written the whole image,
+// so the image is read at once and every output pixel, in stream order, is io_parallel's pool_window
+// on it: the same valid inputs, order and count as the window above, without the line buffer.
+template <class data_T, class res_T, typename CONFIG_T> void pooling_whole_image(stream<data_T> &data, stream<res_T> &res) {
+    typedef typename data_T::value_type data_elem;
+    typedef typename pool_reduce<CONFIG_T::pool_op, data_elem, CONFIG_T>::type reduce;
+    typedef pooling_stream_checks<data_T, res_T, CONFIG_T> checks;
+    static_assert(checks::n_pixels >= 1, "pooling (io_stream): no output pixel");
+    data_elem *const pixels = csim_fast::persistent_buffer<data_elem, pooling_sizes<CONFIG_T>::n_in>();
+    read_whole<pooling_sizes<CONFIG_T>::n_in>(data, pixels);
+    for (unsigned pixel = 0; pixel < checks::n_pixels; pixel++) {
+        res_T out;
+        if constexpr (CONFIG_T::pool_op == pool_max && csim_fast::machine_raw<data_elem>::value) {
+            pool_max_pixel_raw<data_elem, typename res_T::value_type, CONFIG_T>(pixels, out.data, pixel);
+        } else {
+            for (unsigned c = 0; c < CONFIG_T::n_filt; c++) {
+                pool_window<data_elem, typename res_T::value_type, CONFIG_T, reduce>(pixels, out[c], pixel, c);
+            }
+        }
+        res.write(out);
+    }
+}
+#endif
+
+template <class data_T, class res_T, typename CONFIG_T> void pooling(stream<data_T> &data, stream<res_T> &res) {
+#ifdef NNET_CSIM_FAST
+    pooling_whole_image<data_T, res_T, CONFIG_T>(data, res);
+#else
+    pooling_windows<data_T, res_T, CONFIG_T>(data, res);
+#endif
 }
 
 template <class data_T, class res_T, typename CONFIG_T>

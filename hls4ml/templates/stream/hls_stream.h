@@ -23,16 +23,89 @@
 namespace hls {
 
 #ifdef HLS4ML_CSIM_NO_TEXT
+// Storage of freed FIFOs of one element type, kept per thread for the next FIFOs of that type: a
+// model's top function makes its streams afresh at every call, and each would otherwise grow from 16
+// elements again (allocate, zero, copy) for every sample. The largest few buffers are kept. A FIFO
+// destroyed after its thread's spares (a static stream at exit) frees its buffer itself.
+template <class T> class spare_buffers {
+  public:
+    // The largest buffer kept (nullptr when none), its capacity in `capacity`.
+    static T *reuse(std::size_t &capacity) {
+        capacity = 0;
+        return closed() ? nullptr : of_this_thread().take(capacity);
+    }
+
+    static void keep(T *items, std::size_t capacity) {
+        if (closed())
+            delete[] items;
+        else
+            of_this_thread().give(items, capacity);
+    }
+
+  private:
+    spare_buffers() = default;
+    spare_buffers(const spare_buffers &) = delete;
+    spare_buffers &operator=(const spare_buffers &) = delete;
+    ~spare_buffers() {
+        closed() = true;
+        for (slot &kept : slots_)
+            delete[] kept.items;
+    }
+
+    static spare_buffers &of_this_thread() {
+        static thread_local spare_buffers buffers;
+        return buffers;
+    }
+
+    static bool &closed() {
+        static thread_local bool value = false;
+        return value;
+    }
+
+    T *take(std::size_t &capacity) {
+        slot *largest = &slots_[0];
+        for (slot &kept : slots_)
+            largest = kept.capacity > largest->capacity ? &kept : largest;
+        T *items = largest->items;
+        capacity = largest->capacity;
+        *largest = slot();
+        return items;
+    }
+
+    // Keeps `items` in place of the smallest buffer kept when that one is smaller; frees the other.
+    void give(T *items, std::size_t capacity) {
+        slot *smallest = &slots_[0];
+        for (slot &kept : slots_)
+            smallest = kept.capacity < smallest->capacity ? &kept : smallest;
+        if (smallest->capacity < capacity) {
+            delete[] smallest->items;
+            *smallest = slot{items, capacity};
+        } else {
+            delete[] items;
+        }
+    }
+
+    struct slot {
+        T *items = nullptr;
+        std::size_t capacity = 0;
+    };
+    slot slots_[16];
+};
+
 // First-in first-out queue of T in one array that doubles when full (T: default-constructible and
 // copy-assignable, as every type the generated code streams). The same interface as the deque uses.
 // The capacity is a power of two, so wrapping an index is a mask, not a division; grow() is kept out
-// of line: inlined into every write site of a model it was a quarter of the whole compile.
+// of line: inlined into every write site of a model it was a quarter of the whole compile. The array
+// comes from, and goes back to, the thread's spare_buffers.
 template <class T> class ring_fifo {
   public:
     ring_fifo() = default;
     ring_fifo(const ring_fifo &) = delete;
     ring_fifo &operator=(const ring_fifo &) = delete;
-    ~ring_fifo() { delete[] items_; }
+    ~ring_fifo() {
+        if (items_ != nullptr)
+            release(items_, capacity_);
+    }
 
     bool empty() const { return count_ == 0; }
     std::size_t size() const { return count_; }
@@ -49,7 +122,16 @@ template <class T> class ring_fifo {
     }
 
   private:
+    __attribute__((noinline)) static void release(T *items, std::size_t capacity) {
+        spare_buffers<T>::keep(items, capacity);
+    }
+
     __attribute__((noinline)) void grow() {
+        if (capacity_ == 0) {
+            items_ = spare_buffers<T>::reuse(capacity_);
+            if (items_ != nullptr)
+                return;
+        }
         const std::size_t capacity = capacity_ ? 2 * capacity_ : 16;
         T *items = new T[capacity];
         for (std::size_t k = 0; k < count_; ++k)

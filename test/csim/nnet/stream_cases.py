@@ -39,6 +39,10 @@ DRIVER = jinja2.Template(
 #include "nnet_merge_stream.h"
 #include "nnet_stream.h"
 
+#if defined(EXPECT_CSIM_FAST) && !defined(NNET_CSIM_FAST)
+#error "the C-simulation's fast kernels are not selected"
+#endif
+
 namespace {
 
 double next_value() {
@@ -310,11 +314,15 @@ def stream_flags(headers: HeaderSet) -> list[str]:
     return [*WARNING_FLAGS, *flags, *([] if vendor_stream else [model]), '-O1']
 
 
-def build(cases: list[StreamCase], headers: HeaderSet, group: str) -> Path:
+# The kernels as the HLS tools see them, and as compile() builds the library (our headers only), where
+# some stream kernels take faster C-simulation paths (NNET_CSIM_FAST; the driver fails to build without).
+BUILDS = {'default': [], 'csim-fast': ['-std=c++17', '-DHLS4ML_CSIM_FAST', '-DEXPECT_CSIM_FAST']}
+
+
+def build(cases: list[StreamCase], headers: HeaderSet, group: str, mode: str = 'default') -> Path:
     source = DRIVER.render(cases=cases)
-    return compile_source(
-        source, stream_flags(headers), [headers.include, NNET, STREAM_MODEL], f'stream-{group}-{headers}'
-    )
+    flags = [*stream_flags(headers), *BUILDS[mode]]
+    return compile_source(source, flags, [headers.include, NNET, STREAM_MODEL], f'stream-{group}-{headers}-{mode}')
 
 
 def _hex(values: np.ndarray) -> str:

@@ -97,6 +97,14 @@ DENSE_CASES = [
 ]
 CONV_CASES = [
     MacCase('conv_jet_types', FIXED16, FIXED16, FIXED16, True, kind='conv'),
+    # 16-bit lanes (integer_mac::halves): every shift of the product's halves, and unsigned data
+    MacCase('conv_8_filters', FIXED16, FIXED16, FIXED16, True, kind='conv', n_filt=8, n_chan=3),
+    MacCase('conv_no_drop', 'ap_fixed<8,4>', 'ap_fixed<8,4>', 'ap_fixed<16,8>', True, kind='conv'),
+    MacCase('conv_shifted_up', 'ap_fixed<8,6>', 'ap_fixed<8,6>', 'ap_fixed<16,10>', True, kind='conv'),
+    MacCase('conv_drop_15', 'ap_fixed<16,8>', 'ap_fixed<16,9>', 'ap_fixed<16,16>', True, kind='conv', n_filt=16),
+    MacCase('conv_drop_1', 'ap_fixed<12,4>', 'ap_fixed<10,3>', 'ap_fixed<13,-1>', True, kind='conv'),
+    MacCase('conv_unsigned_15_bits', 'ap_ufixed<15,5>', FIXED16, 'ap_fixed<12,6>', True, kind='conv'),
+    MacCase('conv_accum_17_bits', FIXED16, FIXED16, 'ap_fixed<17,7>', True, kind='conv'),
     MacCase('conv_rnd_strided', FIXED16, FIXED16, 'ap_fixed<14,6,AP_RND>', True, kind='conv', stride=2),
     MacCase(
         'conv_depthwise',

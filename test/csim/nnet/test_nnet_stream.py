@@ -5,7 +5,9 @@ Three drivers per header set (kernels: dense, activations, batch normalization, 
 index moves; clone and repack) are compiled with -Wall -Wextra -Werror in both dialects. Each case
 checks, for every sample, that every output stream holds exactly the expected number of elements
 with the reference's bits (the same bits as the io_parallel kernels), and that every input stream
-was read to the end. Header sets that are not on the machine are skipped.
+was read to the end. Header sets that are not on the machine are skipped. On our own headers the
+drivers are also built as compile() builds the library (C++17, -DHLS4ML_CSIM_FAST: relu on raw
+integers, the integer dense).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import functools
 import numpy as np
 import pytest
 from nnet_harness import HEADER_SETS, HeaderSet, require
-from stream_cases import GROUPS, build, run, stream_cases
+from stream_cases import BUILDS, GROUPS, build, run, stream_cases
 
 pytestmark = pytest.mark.csim
 
@@ -23,17 +25,20 @@ CASES = [(group, case.name.split('-', 1)[1]) for group in GROUPS for case in str
 
 
 @functools.cache
-def _driver(headers: HeaderSet, group: str) -> tuple[dict, dict]:
+def _driver(headers: HeaderSet, group: str, mode: str) -> tuple[dict, dict]:
     """The cases of one driver by name, and the driver's results (built once per process)."""
     cases = stream_cases(group, headers.family)
-    return {case.name: case for case in cases}, run(build(cases, headers, group), cases)
+    return {case.name: case for case in cases}, run(build(cases, headers, group, mode), cases)
 
 
 @pytest.mark.parametrize('group,case_name', CASES, ids=[f'{group}-{name}' for group, name in CASES])
+@pytest.mark.parametrize('mode', list(BUILDS))
 @pytest.mark.parametrize('headers', HEADER_SETS, ids=str)
-def test_stream_kernel_matches_reference(headers: HeaderSet, group: str, case_name: str) -> None:
+def test_stream_kernel_matches_reference(headers: HeaderSet, mode: str, group: str, case_name: str) -> None:
     require(headers)
-    cases, results = _driver(headers, group)
+    if mode != 'default' and headers.origin != 'own':
+        pytest.skip('the C-simulation fast paths are built on our own fixed-point headers only')
+    cases, results = _driver(headers, group, mode)
     case = cases[f'{headers.family}-{case_name}']
     result = results[case.name]
     n_samples = case.inputs[0].values.shape[0]
