@@ -1,9 +1,13 @@
-"""The C++ compiler's version line, without running `g++ --version` in every process.
+"""The C++ compiler's version line, without running `g++ --version` in every process; the linker it links with.
 
 The version line is part of every compile-cache key (compiler.py), and asking the driver for it cost
 0.075 s of each fresh process's first compile. It is therefore remembered in the cache, keyed by the
 driver's resolved path and its file identity (device, inode, size, modification time in ns): installing
 another compiler, or changing the link `g++` resolves to, changes the key and the driver is asked again.
+
+The simulation library is linked with GNU gold where it is installed: the default (BFD) linker spends
+0.05-0.1 s loading libstdc++'s symbols for a library that calls into it (the io_stream FIFOs), gold
+0.01 s. Both resolve the same symbols; the caller links again with the default linker if gold fails.
 """
 
 from __future__ import annotations
@@ -68,3 +72,9 @@ def _remember(identity: str, version: str) -> None:
         os.replace(staged, path)
     except OSError:
         pass  # an unwritable cache only means asking the driver again next time
+
+
+@lru_cache(maxsize=1)
+def linker_flags() -> tuple[str, ...]:
+    """`-fuse-ld=gold` when gold is on the PATH (the compiler driver finds it there), else nothing."""
+    return ('-fuse-ld=gold',) if shutil.which('ld.gold') else ()

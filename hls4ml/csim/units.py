@@ -75,9 +75,17 @@ class Setting:
     """The compiler and how to run it, as compiler.py has them."""
 
     def __init__(
-        self, cxx: str, version: str, cxx_flags: Sequence[str], run: RunCompiler, error: type[Exception], cache: Path
+        self,
+        cxx: str,
+        version: str,
+        cxx_flags: Sequence[str],
+        run: RunCompiler,
+        error: type[Exception],
+        cache: Path,
+        linker: Sequence[str] = (),
     ) -> None:
         self.cxx, self.version, self.cxx_flags, self.run, self.error = cxx, version, tuple(cxx_flags), run, error
+        self.linker = tuple(linker)  # the faster linker's flags (toolchain.linker_flags); the default one if it fails
         self.objects = cache / 'obj'
         self.objects.mkdir(parents=True, exist_ok=True)
 
@@ -193,4 +201,10 @@ def _publish_text(path: Path, text: str) -> None:
 
 def _link(root: Path, objects: list[Path], setting: Setting) -> None:
     command = [setting.cxx, *LINK_FLAGS, '-fPIC', *[str(path) for path in objects], '-o', 'library.so']
+    if setting.linker:
+        try:
+            setting.run([*command[:1], *setting.linker, *command[1:]], root)
+            return
+        except setting.error:
+            pass  # the default linker decides
     setting.run(command, root)
