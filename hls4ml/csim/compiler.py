@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -25,8 +24,9 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hls4ml.csim import precompiled, prune, units
+from hls4ml.csim import precompiled, prune, publish, units
 from hls4ml.csim.cache import cache_root, locked
+from hls4ml.csim.publish import file_digest
 from hls4ml.csim.target import target_flags, target_key
 from hls4ml.csim.toolchain import find_compiler, linker_flags
 
@@ -168,14 +168,6 @@ def _read_entry(entry: Path) -> dict | None:
     return recorded if isinstance(recorded, dict) else None
 
 
-def file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, 'rb') as handle:
-        for block in iter(lambda: handle.read(1 << 20), b''):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _verified(entry: Path) -> Path | None:
     """The library an index entry names, if it is intact; None (with a warning if damaged) otherwise."""
     if not entry.exists():
@@ -282,10 +274,7 @@ def _store(output: Path, folder: Path) -> Path:
     if library.exists():
         library.unlink(missing_ok=True)  # a mapping of the damaged file keeps its inode alive
         library = folder / f'{checksum[:40]}-{os.urandom(4).hex()}.so'
-    descriptor, staged = tempfile.mkstemp(dir=folder, prefix='.', suffix='.tmp')
-    os.close(descriptor)
-    shutil.copyfile(output, staged)
-    os.replace(staged, library)
+    publish.copy_into(output, library)
     return library
 
 
@@ -296,9 +285,7 @@ def _publish_entry(entry: Path, library: Path) -> None:
         'sha256': file_digest(library),
         'compiler': compiler()[1],
     }
-    staged = entry.with_name(f'.{entry.name}.{os.getpid()}.tmp')
-    staged.write_text(json.dumps(recorded))
-    os.replace(staged, entry)
+    publish.write_text(entry, json.dumps(recorded))
 
 
 def _run_compiler(command: list[str], cwd: Path) -> None:

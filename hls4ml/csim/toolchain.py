@@ -19,6 +19,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from hls4ml.csim import publish
 from hls4ml.csim.cache import cache_root
 
 
@@ -67,9 +68,7 @@ def _remember(identity: str, version: str) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         known = {**_remembered(), identity: version}
-        staged = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
-        staged.write_text(json.dumps(known, indent=0, sort_keys=True))
-        os.replace(staged, path)
+        publish.write_text(path, json.dumps(known, indent=0, sort_keys=True))
     except OSError:
         pass  # an unwritable cache only means asking the driver again next time
 
