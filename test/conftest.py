@@ -21,6 +21,14 @@ import pytest
 # imported; the workers and subprocesses inherit it), so the reference does not depend on the machine.
 os.environ.setdefault('TF_ENABLE_ONEDNN_OPTS', '1')
 
+# The suite runs one test per core on every core (pytest -n 2), so a split C-simulation build (one g++ per
+# weighted layer, hls4ml/writer/csim_units.py) finds no idle core to use and only pays for its units, each of
+# which instantiates its types' fixed-point code again: about twice the g++ time of one unit on the suite's
+# small models (test/csim/keras and frameworks: 365 s split, 279 s as one unit). Models compile as one unit
+# here unless a test asks for the split (test/csim/csim/test_split_build.py and test_split_families.py compare
+# the two bit for bit); HLS4ML_CSIM_SPLIT=1 in the environment runs the whole suite split.
+os.environ.setdefault('HLS4ML_CSIM_SPLIT', '0')
+
 # Words of the skip reasons that mean "a prerequisite of the suite is missing" (lower case): the
 # vendor-header harness says '<origin> <family> headers not found: <why>', test/vendor.py 'could
 # not fetch the hls4ml==1.3.0 wheel', the C++ helpers 'no C++ compiler'.

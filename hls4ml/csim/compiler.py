@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -25,10 +24,11 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hls4ml.csim import precompiled, prune, units
+from hls4ml.csim import precompiled, prune, publish, units
 from hls4ml.csim.cache import cache_root, locked
+from hls4ml.csim.publish import file_digest
 from hls4ml.csim.target import target_flags, target_key
-from hls4ml.csim.toolchain import find_compiler
+from hls4ml.csim.toolchain import find_compiler, linker_flags
 
 CXX_FLAGS = (
     '-std=c++17',
@@ -168,14 +168,6 @@ def _read_entry(entry: Path) -> dict | None:
     return recorded if isinstance(recorded, dict) else None
 
 
-def file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, 'rb') as handle:
-        for block in iter(lambda: handle.read(1 << 20), b''):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _verified(entry: Path) -> Path | None:
     """The library an index entry names, if it is intact; None (with a warning if damaged) otherwise."""
     if not entry.exists():
@@ -207,14 +199,12 @@ def _build(sources: SourceTree, cxx: str, version: str, cache: Path) -> Path:
     with tempfile.TemporaryDirectory(dir=cache / 'build') as work:
         root = Path(work)
         sources.materialise(root)
-        includes = [f'-I{folder}' for folder in sources.include_dirs]  # relative: g++ runs in the tree
-        includes += [f'-I{folder}' for folder in sources.external_includes]
         output = root / 'library.so'
-        base = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
-        header_flags = _precompiled_header(sources, version, cache, base)
+        base = _base_command(sources, cxx)
+        header_flags = _precompiled_header(sources, cxx, version, cache)
         if sources.units:
-            setting = units.Setting(cxx, version, CXX_FLAGS, _run_compiler, CompilationError, cache)
-            flags = [*target_flags(), *sources.defines, *includes]
+            setting = units.Setting(cxx, version, CXX_FLAGS, _run_compiler, CompilationError, cache, linker_flags())
+            flags = _tree_flags(sources)
             try:
                 units.build_split(sources, root, [*flags, *header_flags], setting)
             except CompilationError:
@@ -223,26 +213,43 @@ def _build(sources: SourceTree, cxx: str, version: str, cache: Path) -> Path:
                 units.build_split(sources, root, flags, setting)  # as below: the plain compile decides
             return _store(output, cache / 'lib')
         try:
-            _run_compiler([*base, *header_flags, sources.translation_unit, '-o', output.name], root)
+            _run_compiler([*base, *header_flags, *linker_flags(), sources.translation_unit, '-o', output.name], root)
         except CompilationError:
-            if not header_flags:
+            if not header_flags and not linker_flags():
                 raise
-            # the header was pruned meanwhile, or does not suit: the plain compile decides
+            # the header was pruned meanwhile, or does not suit, or gold failed: the plain compile decides
             _run_compiler([*base, sources.translation_unit, '-o', output.name], root)
         return _store(output, cache / 'lib')
 
 
-def _precompiled_header(sources: SourceTree, version: str, cache: Path, base: list[str]) -> list[str]:
+def _tree_flags(sources: SourceTree) -> list[str]:
+    """The target CPU's flags, the sources' defines and include folders (relative: g++ runs in the tree)."""
+    includes = [f'-I{folder}' for folder in (*sources.include_dirs, *sources.external_includes)]
+    return [*target_flags(), *sources.defines, *includes]
+
+
+def _base_command(sources: SourceTree, cxx: str) -> list[str]:
+    return [cxx, *CXX_FLAGS, *_tree_flags(sources)]
+
+
+def _header_build(sources: SourceTree, cxx: str, version: str) -> tuple[str, list[str]]:
+    """The key of the sources' precompiled header and the command that builds it, for a compile (which looks
+    it up) and for the install step (which builds it) alike."""
+    key = precompiled.header_key(sources, version, (*CXX_FLAGS, *target_flags()))
+    return key, [flag for flag in _base_command(sources, cxx) if flag != '-shared']
+
+
+def _precompiled_header(sources: SourceTree, cxx: str, version: str, cache: Path) -> list[str]:
     """The flags that use the sources' precompiled header when it is built; else none, and its build
     started in the background for the next compile (hls4ml/csim/precompiled.py)."""
     precompiled.reap()
     if not precompiled.enabled(sources, version):
         return []
-    key = precompiled.header_key(sources, version, (*CXX_FLAGS, *target_flags()))
+    key, command = _header_build(sources, cxx, version)
     folder = precompiled.lookup(sources, key, cache)
     if folder is not None:
         return precompiled.ready_flags(sources, folder)
-    precompiled.start(sources, key, cache, [flag for flag in base if flag != '-shared'])
+    precompiled.start(sources, key, cache, command)
     return []
 
 
@@ -252,10 +259,8 @@ def precompile_header(sources: SourceTree) -> Path | None:
     cxx, version = compiler()
     if not precompiled.enabled(sources, version):
         return None
-    includes = [f'-I{folder}' for folder in sources.include_dirs]
-    command = [cxx, *CXX_FLAGS, *target_flags(), *sources.defines, *includes]
-    key = precompiled.header_key(sources, version, (*CXX_FLAGS, *target_flags()))
-    return precompiled.build_now(sources, key, cache_dir(), [flag for flag in command if flag != '-shared'])
+    key, command = _header_build(sources, cxx, version)
+    return precompiled.build_now(sources, key, cache_dir(), command)
 
 
 def _store(output: Path, folder: Path) -> Path:
@@ -269,10 +274,7 @@ def _store(output: Path, folder: Path) -> Path:
     if library.exists():
         library.unlink(missing_ok=True)  # a mapping of the damaged file keeps its inode alive
         library = folder / f'{checksum[:40]}-{os.urandom(4).hex()}.so'
-    descriptor, staged = tempfile.mkstemp(dir=folder, prefix='.', suffix='.tmp')
-    os.close(descriptor)
-    shutil.copyfile(output, staged)
-    os.replace(staged, library)
+    publish.copy_into(output, library)
     return library
 
 
@@ -283,9 +285,7 @@ def _publish_entry(entry: Path, library: Path) -> None:
         'sha256': file_digest(library),
         'compiler': compiler()[1],
     }
-    staged = entry.with_name(f'.{entry.name}.{os.getpid()}.tmp')
-    staged.write_text(json.dumps(recorded))
-    os.replace(staged, entry)
+    publish.write_text(entry, json.dumps(recorded))
 
 
 def _run_compiler(command: list[str], cwd: Path) -> None:

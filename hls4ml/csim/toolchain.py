@@ -1,9 +1,13 @@
-"""The C++ compiler's version line, without running `g++ --version` in every process.
+"""The C++ compiler's version line, without running `g++ --version` in every process; the linker it links with.
 
 The version line is part of every compile-cache key (compiler.py), and asking the driver for it cost
 0.075 s of each fresh process's first compile. It is therefore remembered in the cache, keyed by the
 driver's resolved path and its file identity (device, inode, size, modification time in ns): installing
 another compiler, or changing the link `g++` resolves to, changes the key and the driver is asked again.
+
+The simulation library is linked with GNU gold where it is installed: the default (BFD) linker spends
+0.05-0.1 s loading libstdc++'s symbols for a library that calls into it (the io_stream FIFOs), gold
+0.01 s. Both resolve the same symbols; the caller links again with the default linker if gold fails.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from hls4ml.csim import publish
 from hls4ml.csim.cache import cache_root
 
 
@@ -63,8 +68,12 @@ def _remember(identity: str, version: str) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         known = {**_remembered(), identity: version}
-        staged = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
-        staged.write_text(json.dumps(known, indent=0, sort_keys=True))
-        os.replace(staged, path)
+        publish.write_text(path, json.dumps(known, indent=0, sort_keys=True))
     except OSError:
         pass  # an unwritable cache only means asking the driver again next time
+
+
+@lru_cache(maxsize=1)
+def linker_flags() -> tuple[str, ...]:
+    """`-fuse-ld=gold` when gold is on the PATH (the compiler driver finds it there), else nothing."""
+    return ('-fuse-ld=gold',) if shutil.which('ld.gold') else ()

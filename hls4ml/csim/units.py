@@ -18,15 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol
 
-from hls4ml.csim import prune
+from hls4ml.csim import prune, publish
+from hls4ml.csim.publish import file_digest
 from hls4ml.csim.target import target_key
 
 OBJECT_FLAGS = ('-c', '-MMD')
@@ -75,9 +74,17 @@ class Setting:
     """The compiler and how to run it, as compiler.py has them."""
 
     def __init__(
-        self, cxx: str, version: str, cxx_flags: Sequence[str], run: RunCompiler, error: type[Exception], cache: Path
+        self,
+        cxx: str,
+        version: str,
+        cxx_flags: Sequence[str],
+        run: RunCompiler,
+        error: type[Exception],
+        cache: Path,
+        linker: Sequence[str] = (),
     ) -> None:
         self.cxx, self.version, self.cxx_flags, self.run, self.error = cxx, version, tuple(cxx_flags), run, error
+        self.linker = tuple(linker)  # the faster linker's flags (toolchain.linker_flags); the default one if it fails
         self.objects = cache / 'obj'
         self.objects.mkdir(parents=True, exist_ok=True)
 
@@ -149,11 +156,8 @@ def _publish(output: Path, target: Path, read: set[str] | None, covered: set[str
         message = f'C-simulation unit {output.stem} read {", ".join(outside[:5])} outside its cache key; not cached'
         warnings.warn(message, UnitCacheWarning, stacklevel=2)
         return output
-    descriptor, staged = tempfile.mkstemp(dir=target.parent, prefix='.', suffix='.tmp')
-    os.close(descriptor)
-    shutil.copyfile(output, staged)
-    _publish_text(_checksum_file(target), _checksum(output))  # first: an object is never there without one
-    os.replace(staged, target)
+    publish.write_text(_checksum_file(target), file_digest(output))  # first: an object is never there without one
+    publish.copy_into(output, target)
     return target
 
 
@@ -166,7 +170,7 @@ def _intact(cached: Path) -> bool:
         recorded = _checksum_file(cached).read_text()
     except OSError:
         return False  # published by an older layout: compiled again
-    if recorded == _checksum(cached):
+    if recorded == file_digest(cached):
         return True
     warnings.warn(
         f'C-simulation object {cached.name} does not match its checksum; compiling it again',
@@ -180,17 +184,12 @@ def _checksum_file(cached: Path) -> Path:
     return cached.with_suffix('.sha256')
 
 
-def _checksum(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _publish_text(path: Path, text: str) -> None:
-    descriptor, staged = tempfile.mkstemp(dir=path.parent, prefix='.', suffix='.tmp')
-    with os.fdopen(descriptor, 'w') as handle:
-        handle.write(text)
-    os.replace(staged, path)
-
-
 def _link(root: Path, objects: list[Path], setting: Setting) -> None:
     command = [setting.cxx, *LINK_FLAGS, '-fPIC', *[str(path) for path in objects], '-o', 'library.so']
+    if setting.linker:
+        try:
+            setting.run([*command[:1], *setting.linker, *command[1:]], root)
+            return
+        except setting.error:
+            pass  # the default linker decides
     setting.run(command, root)

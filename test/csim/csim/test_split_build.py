@@ -4,6 +4,8 @@ the one-translation-unit build computes, rebuilds what a change touches and neve
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
 
@@ -163,3 +165,25 @@ def test_a_damaged_cached_object_is_compiled_again(tmp_path, monkeypatch) -> Non
         again = _run(_convert(_mlp(), 'io_parallel', tmp_path / 'two'), x, True, monkeypatch)
     _assert_same(first, again)
     assert objects[0].read_bytes() != bytes(damaged)
+
+
+@pytest.mark.parametrize('split', [True, False], ids=['split', 'one-unit'])
+def test_a_linker_that_fails_gives_way_to_the_default_one(split: bool, tmp_path, monkeypatch) -> None:
+    """The faster linker (toolchain.linker_flags) is only a speed-up: when it fails, the library is linked again
+    with the compiler's default linker and computes the same."""
+    x = np.random.default_rng(4).uniform(-3, 3, (20, 6))
+    hls_model = _convert(_mlp(), 'io_parallel', tmp_path / 'prj')
+    expected = _run(hls_model, x, split, monkeypatch)
+    monkeypatch.setattr('hls4ml.csim.compiler.linker_flags', lambda: ('-fuse-ld=no-such-linker',))
+    monkeypatch.setenv('HLS4ML_CACHE_DIR', str(tmp_path / 'other-cache'))
+    _assert_same(expected, _run(_convert(_mlp(), 'io_parallel', tmp_path / 'again'), x, split, monkeypatch))
+
+
+@pytest.mark.skipif(shutil.which('ld.gold') is None, reason='GNU gold (ld.gold) is not installed')
+@pytest.mark.parametrize('split', [True, False], ids=['split', 'one-unit'])
+def test_the_library_is_linked_by_gold_where_it_is_installed(split: bool, tmp_path, monkeypatch) -> None:
+    hls_model = _convert(_mlp(), 'io_parallel', tmp_path / 'prj')
+    _run(hls_model, np.zeros((2, 6)), split, monkeypatch)
+    library = hls_model._simulation.library_path
+    notes = subprocess.run(['readelf', '-n', str(library)], capture_output=True, text=True, check=True).stdout
+    assert 'NT_GNU_GOLD_VERSION' in notes  # gold's mark; the default linker writes none
