@@ -21,12 +21,14 @@ import jinja2
 import numpy as np
 import pytest
 from nnet_harness import (
+    HEADER_SETS,
     NNET,
     TEMPLATES,
     WARNING_FLAGS,
     HeaderSet,
     compile_source,
     compiler,
+    require,
     run_driver,
 )
 from stream_conv_cases import GROUPS, StreamCase, constants, stream_cases
@@ -138,11 +140,28 @@ def build(cases: list[StreamCase], headers: HeaderSet, group: str, mode: str = '
     return compile_source(source, flags, folders, f'nnet-stream-{group}-{headers}-{mode}')
 
 
-@pytest.fixture(scope='module', params=list(BUILDS))
-def build_mode(request, header_set: HeaderSet) -> str:
-    if request.param != 'windows' and header_set.origin != 'own':
-        pytest.skip('the C-simulation fast path is built on our own fixed-point headers only')
-    return request.param
+# Each header set with the windowed build; our own headers with the C-simulation's as well (the fast path
+# exists on our own fixed-point headers only, so the vendor sets have no such build).
+HEADER_BUILDS = [
+    (headers, mode) for headers in HEADER_SETS for mode in BUILDS if mode == 'windows' or headers.origin == 'own'
+]
+
+
+@pytest.fixture(scope='module', params=HEADER_BUILDS, ids=lambda pair: f'{pair[0]}-{pair[1]}')
+def header_build(request) -> tuple[HeaderSet, str]:
+    headers, mode = request.param
+    require(headers)
+    return headers, mode
+
+
+@pytest.fixture(scope='module')
+def header_set(header_build: tuple[HeaderSet, str]) -> HeaderSet:  # this module's, in place of conftest.py's
+    return header_build[0]
+
+
+@pytest.fixture(scope='module')
+def build_mode(header_build: tuple[HeaderSet, str]) -> str:
+    return header_build[1]
 
 
 @pytest.fixture(scope='module')
