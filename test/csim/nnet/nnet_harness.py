@@ -65,6 +65,15 @@ class HeaderSet:
 
 HEADER_SETS = [HeaderSet(origin, family) for origin in ('own', 'vendor') for family in ('ap', 'ac')]
 
+# The builds of a stream-kernel driver: the kernels as the HLS tools see them ('default'), and as compile()
+# builds the library, where some kernels take faster C-simulation paths (NNET_CSIM_FAST; the driver's
+# EXPECT_CSIM_FAST check fails its build without them). The fast paths exist on our own fixed-point headers
+# only, so each header set gets the default build and our own ones the C-simulation's as well.
+BUILDS = {'default': [], 'csim-fast': ['-std=c++17', '-DHLS4ML_CSIM_FAST', '-DEXPECT_CSIM_FAST']}
+HEADER_BUILDS = [
+    (headers, mode) for headers in HEADER_SETS for mode in BUILDS if mode == 'default' or headers.origin == 'own'
+]
+
 
 @dataclass
 class DriverArray:

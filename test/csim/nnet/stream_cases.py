@@ -20,7 +20,7 @@ import jinja2
 import numpy as np
 from merge_array_cases import group_cases
 from nnet_cases import T16, CaseFactory, all_cases
-from nnet_harness import NNET, TEMPLATES, WARNING_FLAGS, DriverArray, HeaderSet, compile_source
+from nnet_harness import BUILDS, NNET, TEMPLATES, WARNING_FLAGS, DriverArray, HeaderSet, compile_source
 
 from hls4ml.model.fixed import FixedArray
 from hls4ml.model.reference import array_ops
@@ -312,11 +312,6 @@ def stream_flags(headers: HeaderSet) -> list[str]:
     flags = [flag for flag in headers.flags() if flag != model]
     vendor_stream = headers.origin == 'vendor' and (headers.include / 'hls_stream.h').is_file()
     return [*WARNING_FLAGS, *flags, *([] if vendor_stream else [model]), '-O1']
-
-
-# The kernels as the HLS tools see them, and as compile() builds the library (our headers only), where
-# some stream kernels take faster C-simulation paths (NNET_CSIM_FAST; the driver fails to build without).
-BUILDS = {'default': [], 'csim-fast': ['-std=c++17', '-DHLS4ML_CSIM_FAST', '-DEXPECT_CSIM_FAST']}
 
 
 def build(cases: list[StreamCase], headers: HeaderSet, group: str, mode: str = 'default') -> Path:

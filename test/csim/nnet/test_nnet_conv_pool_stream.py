@@ -21,7 +21,8 @@ import jinja2
 import numpy as np
 import pytest
 from nnet_harness import (
-    HEADER_SETS,
+    BUILDS,
+    HEADER_BUILDS,
     NNET,
     TEMPLATES,
     WARNING_FLAGS,
@@ -129,22 +130,13 @@ def stream_flags(headers: HeaderSet) -> list[str]:
     return [*WARNING_FLAGS, *headers.flags(), f'-I{STREAM}']
 
 
-# The windowed kernels (what the HLS tools see), and the whole-image kernels of the C-simulation library.
-BUILDS = {'windows': [], 'csim-fast': ['-std=c++17', '-DHLS4ML_CSIM_FAST', '-DEXPECT_CSIM_FAST']}
-
-
-def build(cases: list[StreamCase], headers: HeaderSet, group: str, mode: str = 'windows') -> Path:
+def build(cases: list[StreamCase], headers: HeaderSet, group: str, mode: str = 'default') -> Path:
+    """The driver of `cases`: 'default' the windowed kernels (what the HLS tools see), 'csim-fast' the
+    whole-image kernels of the C-simulation library."""
     source = jinja2.Template(DRIVER, undefined=jinja2.StrictUndefined).render(cases=cases)
     folders = [headers.include, NNET, STREAM]
     flags = [*stream_flags(headers), *BUILDS[mode], '-O1']
     return compile_source(source, flags, folders, f'nnet-stream-{group}-{headers}-{mode}')
-
-
-# Each header set with the windowed build; our own headers with the C-simulation's as well (the fast path
-# exists on our own fixed-point headers only, so the vendor sets have no such build).
-HEADER_BUILDS = [
-    (headers, mode) for headers in HEADER_SETS for mode in BUILDS if mode == 'windows' or headers.origin == 'own'
-]
 
 
 @pytest.fixture(scope='module', params=HEADER_BUILDS, ids=lambda pair: f'{pair[0]}-{pair[1]}')

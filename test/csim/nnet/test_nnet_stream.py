@@ -16,8 +16,8 @@ import functools
 
 import numpy as np
 import pytest
-from nnet_harness import HEADER_SETS, HeaderSet, require
-from stream_cases import BUILDS, GROUPS, build, run, stream_cases
+from nnet_harness import HEADER_BUILDS, HeaderSet, require
+from stream_cases import GROUPS, build, run, stream_cases
 
 pytestmark = pytest.mark.csim
 
@@ -29,13 +29,6 @@ def _driver(headers: HeaderSet, group: str, mode: str) -> tuple[dict, dict]:
     """The cases of one driver by name, and the driver's results (built once per process)."""
     cases = stream_cases(group, headers.family)
     return {case.name: case for case in cases}, run(build(cases, headers, group, mode), cases)
-
-
-# Each header set with the default build; our own headers with the C-simulation's as well (the fast paths
-# exist on our own fixed-point headers only, so the vendor sets have no such build).
-HEADER_BUILDS = [
-    (headers, mode) for headers in HEADER_SETS for mode in BUILDS if mode == 'default' or headers.origin == 'own'
-]
 
 
 @pytest.mark.parametrize('group,case_name', CASES, ids=[f'{group}-{name}' for group, name in CASES])
