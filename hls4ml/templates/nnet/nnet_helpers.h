@@ -58,16 +58,16 @@ template <class T, unsigned n_elements> void read_stream(stream<T> &fifo, double
 
 // Where a traced layer's values go (C-simulation only): its row of the caller's trace array, of floats
 // or doubles (the caller's dtype, so that no pass over the traces narrows doubles afterwards), or
-// nowhere (`values` null: tracing off).
+// nowhere (`values` null: tracing off; a static one starts so). A plain aggregate, for C++11 compilers.
 struct trace_buffer {
-    void *values = nullptr;
-    bool single = false; // floats (else doubles)
+    void *values;
+    bool single; // floats (else doubles)
 };
 
 // The trace buffer at value `offset` of the caller's array `base` (null: tracing off).
 inline trace_buffer trace_row(void *base, bool single, long offset) {
     if (base == nullptr)
-        return trace_buffer();
+        return {nullptr, false};
     if (single)
         return {static_cast<float *>(base) + offset, true};
     return {static_cast<double *>(base) + offset, false};
@@ -90,7 +90,8 @@ template <class S> struct has_peek<S, decltype(void(static_cast<const S *>(nullp
 // The io_stream copy: the n_elements waiting in `fifo`, looked at in place where the stream model allows
 // it, else read and written back (the next layer reads them all the same). Out of line, not cold: the
 // size-optimised loop of a cold function converted one value at a time (half of a CNN's trace()).
-template <class Float, class T> void trace_waiting(const stream<T> &fifo, Float *buffer, unsigned n_elements, std::true_type) {
+template <class Float, class T>
+void trace_waiting(const stream<T> &fifo, Float *buffer, unsigned n_elements, std::true_type) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T &element = fifo.peek(e);
         for (unsigned j = 0; j < T::size; j++)
@@ -98,7 +99,8 @@ template <class Float, class T> void trace_waiting(const stream<T> &fifo, Float 
     }
 }
 
-template <class Float, class T> void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, std::false_type) {
+template <class Float, class T>
+void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, std::false_type) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T element = fifo.read();
         for (unsigned j = 0; j < T::size; j++)
@@ -107,7 +109,8 @@ template <class Float, class T> void trace_waiting(stream<T> &fifo, Float *buffe
     }
 }
 
-template <class Float, class T> __attribute__((noinline)) void trace_stream_copy(stream<T> &fifo, Float *buffer, unsigned n_elements) {
+template <class Float, class T>
+__attribute__((noinline)) void trace_stream_copy(stream<T> &fifo, Float *buffer, unsigned n_elements) {
     if (fifo.size() < n_elements) // a missing element: the read reports the deadlock
         trace_waiting<Float, T>(fifo, buffer, n_elements, std::false_type());
     else

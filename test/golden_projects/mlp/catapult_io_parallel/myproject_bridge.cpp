@@ -21,10 +21,10 @@ static void myproject_run(const double *const *inputs, double *const *outputs, v
         double *target0 = outputs[0] + sample * 4;
         nnet::convert_data_back<layer5_result_t, double, 4>(out0, target0);
     }
-    myproject_trace_buffers[0] = nnet::trace_buffer();
-    myproject_trace_buffers[1] = nnet::trace_buffer();
-    myproject_trace_buffers[2] = nnet::trace_buffer();
-    myproject_trace_buffers[3] = nnet::trace_buffer();
+    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.

@@ -25,14 +25,14 @@ static void myproject_run(const double *const *inputs, double *const *outputs, v
         double *target0 = outputs[0] + sample * 48;
         nnet::convert_data_back<layer9_result_t, double, 48>(out0, target0);
     }
-    myproject_trace_buffers[0] = nnet::trace_buffer();
-    myproject_trace_buffers[1] = nnet::trace_buffer();
-    myproject_trace_buffers[2] = nnet::trace_buffer();
-    myproject_trace_buffers[3] = nnet::trace_buffer();
-    myproject_trace_buffers[4] = nnet::trace_buffer();
-    myproject_trace_buffers[5] = nnet::trace_buffer();
-    myproject_trace_buffers[6] = nnet::trace_buffer();
-    myproject_trace_buffers[7] = nnet::trace_buffer();
+    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[4] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[5] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[6] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[7] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.
