@@ -87,24 +87,30 @@ template <class Float, class T> __attribute__((noinline)) void trace_copy(const 
 template <class S, class = void> struct has_peek : std::false_type {};
 template <class S> struct has_peek<S, decltype(void(static_cast<const S *>(nullptr)->peek(0)))> : std::true_type {};
 
+// One stream element's values into `row`, converted into a local array first and then copied: so g++ -O2
+// vectorises the conversion (about five times faster than converting into `row` one value at a time).
+template <class Float, class T> inline void trace_element(const T &element, Float *row) {
+    Float values[T::size];
+    for (unsigned j = 0; j < T::size; j++)
+        values[j] = static_cast<Float>(element[j].to_double());
+    for (unsigned j = 0; j < T::size; j++)
+        row[j] = values[j];
+}
+
 // The io_stream copy: the n_elements waiting in `fifo`, looked at in place where the stream model allows
 // it, else read and written back (the next layer reads them all the same). Out of line, not cold: the
-// size-optimised loop of a cold function converted one value at a time (half of a CNN's trace()).
+// size-optimised loop of a cold function called the stream's read and write out of line.
 template <class Float, class T>
 void trace_waiting(const stream<T> &fifo, Float *buffer, unsigned n_elements, std::true_type) {
-    for (unsigned e = 0; e < n_elements; e++) {
-        const T &element = fifo.peek(e);
-        for (unsigned j = 0; j < T::size; j++)
-            buffer[e * T::size + j] = static_cast<Float>(element[j].to_double());
-    }
+    for (unsigned e = 0; e < n_elements; e++)
+        trace_element<Float, T>(fifo.peek(e), buffer + e * T::size);
 }
 
 template <class Float, class T>
 void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, std::false_type) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T element = fifo.read();
-        for (unsigned j = 0; j < T::size; j++)
-            buffer[e * T::size + j] = static_cast<Float>(element[j].to_double());
+        trace_element<Float, T>(element, buffer + e * T::size);
         fifo.write(element);
     }
 }
