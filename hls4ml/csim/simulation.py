@@ -3,11 +3,12 @@
 The bridge exports two C functions that loop over the whole batch in C:
 
     void <proj>_predict(const double *const *inputs, double *const *outputs, long n_samples);
-    void <proj>_trace(const double *const *inputs, double *const *outputs, double *const *traces, long n);
+    void <proj>_trace(const double *const *inputs, double *const *outputs, void *const *traces, int single, long n);
     const char *<proj>_ports();   // "inputs 16; outputs 5; traces 64,32": checked against the model at load
 
 Each `inputs[k]` is a C-contiguous (n_samples, size_k) array of doubles (float32 inputs are widened
-exactly), each output and trace buffer likewise. Shapes are checked here, before any C runs.
+exactly), each output buffer likewise; the trace buffers are of floats when `single` is nonzero, else
+of doubles. Shapes are checked here, before any C runs.
 Every call has buffers of its own and the library keeps its kernel state per thread, so one model
 may predict and trace from several threads at once.
 """
@@ -15,7 +16,6 @@ may predict and trace from several threads at once.
 from __future__ import annotations
 
 import ctypes
-import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,11 +57,10 @@ class Simulation:
         self.interface = interface
         self.library_path = library
         self.from_cache = from_cache
-        self._scratch = threading.local()  # trace()'s scratch buffers, per thread
         self._library = ctypes.CDLL(str(library), mode=ctypes.RTLD_LOCAL)
         pointers = ctypes.POINTER(ctypes.c_void_p)
         self._predict = self._symbol('predict', [pointers, pointers, ctypes.c_long])
-        self._trace = self._symbol('trace', [pointers, pointers, pointers, ctypes.c_long])
+        self._trace = self._symbol('trace', [pointers, pointers, pointers, ctypes.c_int, ctypes.c_long])
         ports = self._symbol('ports', [], ctypes.c_char_p)()
         if ports is None or ports.decode() != interface.ports_line:
             raise CompilationError(
@@ -134,43 +133,17 @@ class Simulation:
         return self._shape_outputs(outputs, single, dtype)
 
     def trace(self, x: Any) -> tuple[Any, dict[str, np.ndarray]]:
-        """Predictions and every traced layer's outputs, in the caller's dtype. Doubles: the C library
-        writes the traces straight into the result arrays, in one call. Other dtypes: it writes the traces
-        of a chunk of samples into small scratch buffers that stay in cache (kept per thread between
-        calls), and numpy narrows each chunk once into the results: writing all traces of a large batch
-        as fresh doubles and then converting them made trace() several times slower than predict()."""
+        """Predictions and every traced layer's outputs, in the caller's dtype, in one call: the C library
+        writes each traced value straight into the result arrays, as a float when the caller's dtype is
+        float32 (the double narrowed, as numpy would). Writing doubles into scratch buffers and narrowing
+        them with numpy afterwards was a third of trace() on the io_stream CNNs (docs/performance.md)."""
         inputs, samples, single, dtype = self._prepare(x)
         outputs = self._buffers(self.interface.outputs, samples)
         traced = _result_arrays(self.interface.traces, samples, dtype)
-        flat = [result.reshape(samples, -1) for result in traced.values()]
-        if dtype == np.float64:
-            self._run_trace(inputs, outputs, flat, 0, samples)
-            return self._shape_outputs(outputs, single, dtype), traced
-        chunk = _trace_chunk(self.interface.traces, samples)
-        scratch = self._trace_scratch(chunk)
-        for start in range(0, samples, chunk):
-            stop = min(start + chunk, samples)
-            self._run_trace(inputs, outputs, scratch, start, stop)
-            for result, buffer in zip(flat, scratch, strict=True):
-                result[start:stop] = buffer[: stop - start]
+        traces = self._pointer_array([result.reshape(samples, -1) for result in traced.values()])
+        narrow = int(dtype == np.float32)
+        self._trace(self._pointer_array(inputs), self._pointer_array(outputs), traces, narrow, samples)
         return self._shape_outputs(outputs, single, dtype), traced
-
-    def _run_trace(
-        self, inputs: list[np.ndarray], outputs: list[np.ndarray], traces: list[np.ndarray], start: int, stop: int
-    ) -> None:
-        """Samples start..stop through the C trace; `traces` holds rows for them from its row 0."""
-        chunk_inputs = self._pointer_array([array[start:stop] for array in inputs])
-        chunk_outputs = self._pointer_array([array[start:stop] for array in outputs])
-        self._trace(chunk_inputs, chunk_outputs, self._pointer_array(traces), stop - start)
-
-    def _trace_scratch(self, chunk: int) -> list[np.ndarray]:
-        """This thread's scratch buffers of `chunk` samples (made again only when a larger chunk is asked):
-        fresh ones cost a page fault per 4 KiB written, every call."""
-        kept = getattr(self._scratch, 'buffers', None)
-        if kept is None or getattr(self._scratch, 'samples', 0) < chunk:
-            kept = self._scratch.buffers = self._buffers(self.interface.traces, chunk)
-            self._scratch.samples = chunk
-        return [buffer[:chunk] for buffer in kept]
 
 
 def _result_arrays(traces: tuple[Port, ...], samples: int, dtype: np.dtype) -> dict[str, np.ndarray]:
@@ -183,15 +156,6 @@ def _result_arrays(traces: tuple[Port, ...], samples: int, dtype: np.dtype) -> d
         name: block[offsets[index] : offsets[index + 1]].reshape(samples, *shape)
         for index, (name, shape) in enumerate(traces)
     }
-
-
-TRACE_SCRATCH_BYTES = 4 << 20  # the traces of one chunk of samples: about the size of a core's L2 cache
-
-
-def _trace_chunk(traces: tuple[Port, ...], samples: int) -> int:
-    """Samples per call of the C trace: as many as fit TRACE_SCRATCH_BYTES (at least one)."""
-    per_sample = 8 * sum(_size(shape) for _, shape in traces)
-    return max(1, min(samples, TRACE_SCRATCH_BYTES // max(per_sample, 1)))
 
 
 def _as_array(array: Any, name: str) -> np.ndarray:

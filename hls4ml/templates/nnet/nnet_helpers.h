@@ -6,6 +6,8 @@
 #include "nnet_common.h"
 #include "nnet_types.h"
 
+#include <type_traits>
+
 namespace nnet {
 
 // dst[i] = src[i]: a float or double written into a fixed-point type (its rounding and
@@ -34,14 +36,6 @@ template <class src_T, class dst_T, unsigned N> void convert_data_back(const src
     }
 }
 
-// The trace hook: copies a layer output as doubles into `buffer` when the caller asked for it
-// (a null buffer means tracing is off).
-template <class T, unsigned N> void trace_output(const T data[N], double *buffer) {
-    if (buffer == nullptr)
-        return;
-    convert_data_back<T, double, N>(data, buffer);
-}
-
 // io_stream: the values src[0 .. n_elements * T::size) written into `fifo` as n_elements elements
 // (nnet::stream: hls::stream or ac_channel, by dialect).
 template <class T, unsigned n_elements> void write_stream(const double *src, stream<T> &fifo) {
@@ -62,24 +56,92 @@ template <class T, unsigned n_elements> void read_stream(stream<T> &fifo, double
     }
 }
 
-// The copy of trace_stream, out of line and cold: inlined behind the null check at every traced layer
-// it was a tenth of a model's compile, and it only runs when tracing. One copy per element type (the
-// count is an argument): the layers of a CNN share a few element types.
-template <class T>
-__attribute__((noinline, cold)) void trace_stream_copy(stream<T> &fifo, double *buffer, unsigned n_elements) {
+// Where a traced layer's values go (C-simulation only): its row of the caller's trace array, of floats
+// or doubles (the caller's dtype, so that no pass over the traces narrows doubles afterwards), or
+// nowhere (`values` null: tracing off; a static one starts so). A plain aggregate, for C++11 compilers.
+struct trace_buffer {
+    void *values;
+    bool single; // floats (else doubles)
+};
+
+// The trace buffer at value `offset` of the caller's array `base` (null: tracing off).
+inline trace_buffer trace_row(void *base, bool single, long offset) {
+    if (base == nullptr)
+        return {nullptr, false};
+    if (single)
+        return {static_cast<float *>(base) + offset, true};
+    return {static_cast<double *>(base) + offset, false};
+}
+
+// The copies of the trace hooks are out of line: inlined behind the null check at every traced layer they
+// were a tenth of a model's compile, and they only run when tracing. One copy per value or element type
+// and float type (the count is an argument): the layers of a model share a few types. Floats are the
+// doubles narrowed, as numpy narrows them: exact below 25 bits, rounded once otherwise.
+// The io_parallel copy:
+template <class Float, class T> __attribute__((noinline)) void trace_copy(const T *data, Float *buffer, unsigned n) {
+    for (unsigned i = 0; i < n; i++)
+        buffer[i] = static_cast<Float>(data[i].to_double());
+}
+
+// Whether the stream model shows its waiting elements without reading them (our C-simulation model).
+template <class S, class = void> struct has_peek : std::false_type {};
+template <class S> struct has_peek<S, decltype(void(static_cast<const S *>(nullptr)->peek(0)))> : std::true_type {};
+
+// One stream element's values into `row`, converted into a local array first and then copied: so g++ -O2
+// vectorises the conversion (about five times faster than converting into `row` one value at a time).
+template <class Float, class T> inline void trace_element(const T &element, Float *row) {
+    Float values[T::size];
+    for (unsigned j = 0; j < T::size; j++)
+        values[j] = static_cast<Float>(element[j].to_double());
+    for (unsigned j = 0; j < T::size; j++)
+        row[j] = values[j];
+}
+
+// The io_stream copy: the n_elements waiting in `fifo`, looked at in place where the stream model allows
+// it, else read and written back (the next layer reads them all the same). Out of line, not cold: the
+// size-optimised loop of a cold function called the stream's read and write out of line.
+template <class Float, class T>
+void trace_waiting(const stream<T> &fifo, Float *buffer, unsigned n_elements, std::true_type) {
+    for (unsigned e = 0; e < n_elements; e++)
+        trace_element<Float, T>(fifo.peek(e), buffer + e * T::size);
+}
+
+template <class Float, class T>
+void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, std::false_type) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T element = fifo.read();
-        for (unsigned j = 0; j < T::size; j++)
-            buffer[e * T::size + j] = element[j].to_double();
+        trace_element<Float, T>(element, buffer + e * T::size);
         fifo.write(element);
     }
 }
 
+template <class Float, class T>
+__attribute__((noinline)) void trace_stream_copy(stream<T> &fifo, Float *buffer, unsigned n_elements) {
+    if (fifo.size() < n_elements) // a missing element: the read reports the deadlock
+        trace_waiting<Float, T>(fifo, buffer, n_elements, std::false_type());
+    else
+        trace_waiting<Float, T>(fifo, buffer, n_elements, has_peek<stream<T>>());
+}
+
+// The io_parallel trace hook: copies a layer output into `buffer` when tracing.
+template <class T, unsigned N> void trace_output(const T data[N], const trace_buffer &buffer) {
+    if (buffer.values == nullptr)
+        return;
+    if (buffer.single)
+        trace_copy<float, T>(data, static_cast<float *>(buffer.values), N);
+    else
+        trace_copy<double, T>(data, static_cast<double *>(buffer.values), N);
+}
+
 // The io_stream trace hook: copies the stream's elements into `buffer` and puts them back, so the next
 // layer still reads them (C-simulation runs the layers one after the other).
-template <class T, unsigned n_elements> void trace_stream(stream<T> &fifo, double *buffer) {
-    if (buffer != nullptr)
-        trace_stream_copy<T>(fifo, buffer, n_elements);
+template <class T, unsigned n_elements> void trace_stream(stream<T> &fifo, const trace_buffer &buffer) {
+    if (buffer.values == nullptr)
+        return;
+    if (buffer.single)
+        trace_stream_copy<float, T>(fifo, static_cast<float *>(buffer.values), n_elements);
+    else
+        trace_stream_copy<double, T>(fifo, static_cast<double *>(buffer.values), n_elements);
 }
 
 } // namespace nnet

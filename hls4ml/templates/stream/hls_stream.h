@@ -110,6 +110,7 @@ template <class T> class ring_fifo {
     bool empty() const { return count_ == 0; }
     std::size_t size() const { return count_; }
     const T &front() const { return items_[first_]; }
+    const T &at(std::size_t index) const { return items_[(first_ + index) & (capacity_ - 1)]; }
     void push_back(const T &value) {
         if (count_ == capacity_)
             grow();
@@ -201,6 +202,13 @@ template <class T> class stream {
     }
 
     void read(T &value) { value = read(); }
+
+#ifdef HLS4ML_CSIM_NO_TEXT
+    // The element `index` places behind the next to be read (index < size()), left in the stream: the
+    // C-simulation's trace hooks copy a layer's output so, and the next layer reads it. The vendor's
+    // stream has no such member; the hooks read and write back each element there.
+    const T &peek(std::size_t index) const { return fifo_.at(index); }
+#endif
 
     // Non-blocking forms: false (and nothing moved) when the stream is empty / full.
     bool read_nb(T &value) {

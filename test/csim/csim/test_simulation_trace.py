@@ -1,7 +1,7 @@
-"""trace() of the compiled C-simulation (hls4ml/csim/simulation.py): doubles are written straight into the
-results, other dtypes come in chunks of samples through scratch buffers kept per thread; whatever the
-chunk size and the thread, they are the very values one call over the whole batch gives, in the caller's
-dtype, and the last layer's trace is the prediction."""
+"""trace() of the compiled C-simulation (hls4ml/csim/simulation.py): the C library writes every traced value
+straight into the results in the caller's dtype (float32: the double narrowed, as numpy narrows it; io_stream:
+the FIFO looked at in place). Whatever the batch size and the thread, they are the values one sample at a
+time gives, float32 traces are the float64 traces narrowed, and the last layer's trace is the prediction."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import hls4ml  # noqa: E402
-from hls4ml.csim import simulation  # noqa: E402
 
 pytestmark = pytest.mark.csim
 
@@ -34,7 +33,8 @@ def compiled(tmp_path_factory):
 
 
 def _compiled(io_type: str, tmp_path):
-    """A tiny Conv2D -> ReLU -> Dense model, compiled (its traces differ in size per layer)."""
+    """A tiny Conv2D -> ReLU -> Dense model, compiled (its traces differ in size per layer); the Dense result
+    has 40 bits, more than a float32 holds."""
     keras.utils.set_random_seed(5)
     model = keras.Sequential(
         [
@@ -45,6 +45,7 @@ def _compiled(io_type: str, tmp_path):
         ]
     )
     config = hls4ml.utils.config_from_keras_model(model, granularity='name', default_precision='ap_fixed<16,6>')
+    config['LayerName']['dense']['Precision']['result'] = 'ap_fixed<40,12>'
     hls_model = hls4ml.converters.convert_from_keras_model(
         model, hls_config=config, output_dir=str(tmp_path / io_type), backend='Vitis', io_type=io_type
     )
@@ -54,37 +55,34 @@ def _compiled(io_type: str, tmp_path):
 
 @pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
 @pytest.mark.parametrize('dtype', [np.float64, np.float32])
-def test_chunked_traces_equal_one_call_over_the_batch(io_type: str, dtype, compiled, monkeypatch) -> None:
+@pytest.mark.parametrize('samples', [1, 37])
+def test_traces_equal_one_sample_at_a_time_and_the_predictions(io_type: str, dtype, samples: int, compiled) -> None:
     hls_model = compiled(io_type)
-    x = np.random.default_rng(3).uniform(-2, 2, (37, 6, 6, 2)).astype(dtype)
-    whole_predictions, whole = hls_model.trace(x)  # 37 samples fit one chunk of the default scratch
-    per_sample = 8 * sum(int(np.prod(shape)) for _, shape in hls_model._simulation.interface.traces)
-    monkeypatch.setattr(simulation, 'TRACE_SCRATCH_BYTES', 5 * per_sample)  # chunks of 5, the last of 2
+    x = np.random.default_rng(3).uniform(-2, 2, (samples, 6, 6, 2)).astype(dtype)
     predictions, traced = hls_model.trace(x)
-    assert list(traced) == list(whole) and len(traced) >= 3
+    one_by_one = [hls_model.trace(x[index : index + 1])[1] for index in range(samples)]
+    assert len(traced) >= 3
     for name, values in traced.items():
-        assert values.dtype == dtype and values.shape[0] == len(x) and values.flags.c_contiguous
-        np.testing.assert_array_equal(values, whole[name])
-    np.testing.assert_array_equal(predictions, whole_predictions)
+        assert values.dtype == dtype and values.shape[0] == samples and values.flags.c_contiguous
+        np.testing.assert_array_equal(values, np.concatenate([single[name] for single in one_by_one]))
     np.testing.assert_array_equal(predictions, hls_model.predict(x))
     last = list(traced)[-1]
-    np.testing.assert_array_equal(traced[last].reshape(len(x), -1), predictions)
+    np.testing.assert_array_equal(traced[last].reshape(samples, -1), predictions.reshape(samples, -1))
     assert np.abs(traced['conv']).max() > 0  # real values, not an untouched buffer
 
 
-def test_doubles_are_traced_without_scratch_and_the_scratch_is_kept(compiled, monkeypatch) -> None:
-    hls_model = compiled('io_parallel')
-    x = np.random.default_rng(6).uniform(-2, 2, (11, 6, 6, 2))
-    simulation_object = hls_model._simulation
-    _, first = hls_model.trace(x.astype(np.float32))
-    kept = simulation_object._scratch.buffers
-    _, again = hls_model.trace(x.astype(np.float32))
-    assert simulation_object._scratch.buffers is kept  # not made again for the next call
-    monkeypatch.setattr(simulation_object, '_trace_scratch', None)  # a double trace must not ask for it
-    _, wide = hls_model.trace(x)
-    for name in first:
-        np.testing.assert_array_equal(again[name], first[name])
-        np.testing.assert_array_equal(wide[name].astype(np.float32), first[name])
+@pytest.mark.parametrize('io_type', ['io_parallel', 'io_stream'])
+def test_float32_traces_are_the_float64_traces_narrowed(io_type: str, compiled) -> None:
+    """What trace() gave before the C library wrote floats itself: the doubles, narrowed by numpy (the Dense
+    result's 40 bits are rounded to float32's 24: the same rounding in C)."""
+    hls_model = compiled(io_type)
+    x = np.random.default_rng(4).uniform(-2, 2, (23, 6, 6, 2)).astype(np.float32)
+    _, wide = hls_model.trace(x.astype(np.float64))
+    _, narrow = hls_model.trace(x)
+    for name, values in narrow.items():
+        assert values.dtype == np.float32
+        np.testing.assert_array_equal(values, wide[name].astype(np.float32))
+    assert np.any(narrow['dense'].astype(np.float64) != wide['dense'])  # narrowing did round
 
 
 def test_traces_from_several_threads_at_once_equal_one_thread(compiled) -> None:
@@ -107,14 +105,3 @@ def test_each_layer_trace_is_its_own_values(compiled) -> None:
     for name, values in traced.items():
         if name != first:
             np.testing.assert_array_equal(values, before[name])
-
-
-def test_float32_inputs_give_float32_traces_of_the_same_values(compiled, monkeypatch) -> None:
-    hls_model = compiled('io_parallel')
-    x = np.random.default_rng(4).uniform(-2, 2, (9, 6, 6, 2)).astype(np.float32)
-    monkeypatch.setattr(simulation, 'TRACE_SCRATCH_BYTES', 1)  # one sample per call
-    _, wide = hls_model.trace(x.astype(np.float64))
-    _, narrow = hls_model.trace(x)
-    for name, values in narrow.items():
-        assert values.dtype == np.float32
-        np.testing.assert_array_equal(values, wide[name].astype(np.float32))

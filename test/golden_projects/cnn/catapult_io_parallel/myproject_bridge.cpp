@@ -6,29 +6,29 @@
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
 
-static void myproject_run(const double *const *inputs, double *const *outputs, double *const *traces,
-                        long n_samples) {
+static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
+                        bool single, long n_samples) {
     for (long sample = 0; sample < n_samples; sample++) {
         const double *source0 = inputs[0] + sample * 72;
         layer1_result_t in0[72];
         nnet::convert_data<double, layer1_result_t, 72>(source0, in0);
         layer7_result_t out0[3];
-        myproject_trace_buffers[0] = traces ? traces[0] + sample * 108 : nullptr;
-        myproject_trace_buffers[1] = traces ? traces[1] + sample * 108 : nullptr;
-        myproject_trace_buffers[2] = traces ? traces[2] + sample * 27 : nullptr;
-        myproject_trace_buffers[3] = traces ? traces[3] + sample * 16 : nullptr;
-        myproject_trace_buffers[4] = traces ? traces[4] + sample * 16 : nullptr;
-        myproject_trace_buffers[5] = traces ? traces[5] + sample * 3 : nullptr;
+        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 108);
+        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 108);
+        myproject_trace_buffers[2] = nnet::trace_row(traces ? traces[2] : nullptr, single, sample * 27);
+        myproject_trace_buffers[3] = nnet::trace_row(traces ? traces[3] : nullptr, single, sample * 16);
+        myproject_trace_buffers[4] = nnet::trace_row(traces ? traces[4] : nullptr, single, sample * 16);
+        myproject_trace_buffers[5] = nnet::trace_row(traces ? traces[5] : nullptr, single, sample * 3);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 3;
         nnet::convert_data_back<layer7_result_t, double, 3>(out0, target0);
     }
-    myproject_trace_buffers[0] = nullptr;
-    myproject_trace_buffers[1] = nullptr;
-    myproject_trace_buffers[2] = nullptr;
-    myproject_trace_buffers[3] = nullptr;
-    myproject_trace_buffers[4] = nullptr;
-    myproject_trace_buffers[5] = nullptr;
+    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[4] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[5] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.
@@ -37,10 +37,11 @@ HLS4ML_EXPORT const char *myproject_ports() {
 }
 
 HLS4ML_EXPORT void myproject_predict(const double *const *inputs, double *const *outputs, long n_samples) {
-    myproject_run(inputs, outputs, nullptr, n_samples);
+    myproject_run(inputs, outputs, nullptr, false, n_samples);
 }
 
-HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, double *const *traces,
-                              long n_samples) {
-    myproject_run(inputs, outputs, traces, n_samples);
+// Traces into arrays of floats when `single` is nonzero, else of doubles (the caller's dtype).
+HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, void *const *traces,
+                              int single, long n_samples) {
+    myproject_run(inputs, outputs, traces, single != 0, n_samples);
 }

@@ -6,25 +6,25 @@
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
 
-static void myproject_run(const double *const *inputs, double *const *outputs, double *const *traces,
-                        long n_samples) {
+static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
+                        bool single, long n_samples) {
     for (long sample = 0; sample < n_samples; sample++) {
         const double *source0 = inputs[0] + sample * 6;
         hls::stream<nnet::array<layer1_result_t, 6>> in0("in0");
         nnet::write_stream<nnet::array<layer1_result_t, 6>, 1>(source0, in0);
         hls::stream<nnet::array<layer5_result_t, 4>> out0("out0");
-        myproject_trace_buffers[0] = traces ? traces[0] + sample * 8 : nullptr;
-        myproject_trace_buffers[1] = traces ? traces[1] + sample * 8 : nullptr;
-        myproject_trace_buffers[2] = traces ? traces[2] + sample * 4 : nullptr;
-        myproject_trace_buffers[3] = traces ? traces[3] + sample * 4 : nullptr;
+        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 8);
+        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 8);
+        myproject_trace_buffers[2] = nnet::trace_row(traces ? traces[2] : nullptr, single, sample * 4);
+        myproject_trace_buffers[3] = nnet::trace_row(traces ? traces[3] : nullptr, single, sample * 4);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 4;
         nnet::read_stream<nnet::array<layer5_result_t, 4>, 1>(out0, target0);
     }
-    myproject_trace_buffers[0] = nullptr;
-    myproject_trace_buffers[1] = nullptr;
-    myproject_trace_buffers[2] = nullptr;
-    myproject_trace_buffers[3] = nullptr;
+    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.
@@ -33,10 +33,11 @@ HLS4ML_EXPORT const char *myproject_ports() {
 }
 
 HLS4ML_EXPORT void myproject_predict(const double *const *inputs, double *const *outputs, long n_samples) {
-    myproject_run(inputs, outputs, nullptr, n_samples);
+    myproject_run(inputs, outputs, nullptr, false, n_samples);
 }
 
-HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, double *const *traces,
-                              long n_samples) {
-    myproject_run(inputs, outputs, traces, n_samples);
+// Traces into arrays of floats when `single` is nonzero, else of doubles (the caller's dtype).
+HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, void *const *traces,
+                              int single, long n_samples) {
+    myproject_run(inputs, outputs, traces, single != 0, n_samples);
 }

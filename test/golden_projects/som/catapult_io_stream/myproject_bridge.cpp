@@ -6,19 +6,19 @@
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
 
-static void myproject_run(const double *const *inputs, double *const *outputs, double *const *traces,
-                        long n_samples) {
+static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
+                        bool single, long n_samples) {
     for (long sample = 0; sample < n_samples; sample++) {
         const double *source0 = inputs[0] + sample * 5;
         ac_channel<nnet::array<layer1_result_t, 5>> in0;
         nnet::write_stream<nnet::array<layer1_result_t, 5>, 1>(source0, in0);
         ac_channel<nnet::array<layer2_result_t, 1>> out0;
-        myproject_trace_buffers[0] = traces ? traces[0] + sample * 1 : nullptr;
+        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 1);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 1;
         nnet::read_stream<nnet::array<layer2_result_t, 1>, 1>(out0, target0);
     }
-    myproject_trace_buffers[0] = nullptr;
+    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.
@@ -27,12 +27,13 @@ HLS4ML_EXPORT const char *myproject_ports() {
 }
 
 HLS4ML_EXPORT void myproject_predict(const double *const *inputs, double *const *outputs, long n_samples) {
-    myproject_run(inputs, outputs, nullptr, n_samples);
+    myproject_run(inputs, outputs, nullptr, false, n_samples);
 }
 
-HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, double *const *traces,
-                              long n_samples) {
-    myproject_run(inputs, outputs, traces, n_samples);
+// Traces into arrays of floats when `single` is nonzero, else of doubles (the caller's dtype).
+HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, void *const *traces,
+                              int single, long n_samples) {
+    myproject_run(inputs, outputs, traces, single != 0, n_samples);
 }
 #include <vector>
 #include "firmware/myproject_learn.cpp"

@@ -6,21 +6,21 @@
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
 
-static void myproject_run(const double *const *inputs, double *const *outputs, double *const *traces,
-                        long n_samples) {
+static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
+                        bool single, long n_samples) {
     for (long sample = 0; sample < n_samples; sample++) {
         const double *source0 = inputs[0] + sample * 4;
         layer1_result_t in0[4];
         nnet::convert_data<double, layer1_result_t, 4>(source0, in0);
         layer3_result_t out0[8];
-        myproject_trace_buffers[0] = traces ? traces[0] + sample * 8 : nullptr;
-        myproject_trace_buffers[1] = traces ? traces[1] + sample * 8 : nullptr;
+        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 8);
+        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 8);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 8;
         nnet::convert_data_back<layer3_result_t, double, 8>(out0, target0);
     }
-    myproject_trace_buffers[0] = nullptr;
-    myproject_trace_buffers[1] = nullptr;
+    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.
@@ -29,10 +29,11 @@ HLS4ML_EXPORT const char *myproject_ports() {
 }
 
 HLS4ML_EXPORT void myproject_predict(const double *const *inputs, double *const *outputs, long n_samples) {
-    myproject_run(inputs, outputs, nullptr, n_samples);
+    myproject_run(inputs, outputs, nullptr, false, n_samples);
 }
 
-HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, double *const *traces,
-                              long n_samples) {
-    myproject_run(inputs, outputs, traces, n_samples);
+// Traces into arrays of floats when `single` is nonzero, else of doubles (the caller's dtype).
+HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, void *const *traces,
+                              int single, long n_samples) {
+    myproject_run(inputs, outputs, traces, single != 0, n_samples);
 }

@@ -6,37 +6,37 @@
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
 
-static void myproject_run(const double *const *inputs, double *const *outputs, double *const *traces,
-                        long n_samples) {
+static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
+                        bool single, long n_samples) {
     for (long sample = 0; sample < n_samples; sample++) {
         const double *source0 = inputs[0] + sample * 48;
         nnet::stream<nnet::array<layer1_result_t, 4>> in0("in0");
         nnet::write_stream<nnet::array<layer1_result_t, 4>, 12>(source0, in0);
         nnet::stream<nnet::array<layer12_result_t, 3>> out0("out0");
-        myproject_trace_buffers[0] = traces ? traces[0] + sample * 48 : nullptr;
-        myproject_trace_buffers[1] = traces ? traces[1] + sample * 108 : nullptr;
-        myproject_trace_buffers[2] = traces ? traces[2] + sample * 48 : nullptr;
-        myproject_trace_buffers[3] = traces ? traces[3] + sample * 48 : nullptr;
-        myproject_trace_buffers[4] = traces ? traces[4] + sample * 48 : nullptr;
-        myproject_trace_buffers[5] = traces ? traces[5] + sample * 108 : nullptr;
-        myproject_trace_buffers[6] = traces ? traces[6] + sample * 48 : nullptr;
-        myproject_trace_buffers[7] = traces ? traces[7] + sample * 48 : nullptr;
-        myproject_trace_buffers[8] = traces ? traces[8] + sample * 48 : nullptr;
-        myproject_trace_buffers[9] = traces ? traces[9] + sample * 48 : nullptr;
+        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 48);
+        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 108);
+        myproject_trace_buffers[2] = nnet::trace_row(traces ? traces[2] : nullptr, single, sample * 48);
+        myproject_trace_buffers[3] = nnet::trace_row(traces ? traces[3] : nullptr, single, sample * 48);
+        myproject_trace_buffers[4] = nnet::trace_row(traces ? traces[4] : nullptr, single, sample * 48);
+        myproject_trace_buffers[5] = nnet::trace_row(traces ? traces[5] : nullptr, single, sample * 108);
+        myproject_trace_buffers[6] = nnet::trace_row(traces ? traces[6] : nullptr, single, sample * 48);
+        myproject_trace_buffers[7] = nnet::trace_row(traces ? traces[7] : nullptr, single, sample * 48);
+        myproject_trace_buffers[8] = nnet::trace_row(traces ? traces[8] : nullptr, single, sample * 48);
+        myproject_trace_buffers[9] = nnet::trace_row(traces ? traces[9] : nullptr, single, sample * 48);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 48;
         nnet::read_stream<nnet::array<layer12_result_t, 3>, 16>(out0, target0);
     }
-    myproject_trace_buffers[0] = nullptr;
-    myproject_trace_buffers[1] = nullptr;
-    myproject_trace_buffers[2] = nullptr;
-    myproject_trace_buffers[3] = nullptr;
-    myproject_trace_buffers[4] = nullptr;
-    myproject_trace_buffers[5] = nullptr;
-    myproject_trace_buffers[6] = nullptr;
-    myproject_trace_buffers[7] = nullptr;
-    myproject_trace_buffers[8] = nullptr;
-    myproject_trace_buffers[9] = nullptr;
+    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[4] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[5] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[6] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[7] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[8] = nnet::trace_row(nullptr, false, 0);
+    myproject_trace_buffers[9] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.
@@ -45,10 +45,11 @@ HLS4ML_EXPORT const char *myproject_ports() {
 }
 
 HLS4ML_EXPORT void myproject_predict(const double *const *inputs, double *const *outputs, long n_samples) {
-    myproject_run(inputs, outputs, nullptr, n_samples);
+    myproject_run(inputs, outputs, nullptr, false, n_samples);
 }
 
-HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, double *const *traces,
-                              long n_samples) {
-    myproject_run(inputs, outputs, traces, n_samples);
+// Traces into arrays of floats when `single` is nonzero, else of doubles (the caller's dtype).
+HLS4ML_EXPORT void myproject_trace(const double *const *inputs, double *const *outputs, void *const *traces,
+                              int single, long n_samples) {
+    myproject_run(inputs, outputs, traces, single != 0, n_samples);
 }

@@ -6,7 +6,7 @@
 #include "nnet_utils/nnet_helpers.h"
 
 // Trace hooks: the C-simulation bridge points these at its buffers (null: tracing off), per thread.
-NNET_PERSISTENT double *myproject_trace_buffers[1];
+NNET_PERSISTENT nnet::trace_buffer myproject_trace_buffers[1];
 #endif
 
 #pragma hls_design top
