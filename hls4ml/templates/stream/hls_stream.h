@@ -15,7 +15,11 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#ifndef HLS4ML_CSIM_NO_TEXT
+#ifdef HLS4ML_CSIM_NO_TEXT
+#include <cstring>
+#include <new>
+#include <type_traits>
+#else
 #include <deque>
 #include <string>
 #endif
@@ -23,38 +27,41 @@
 namespace hls {
 
 #ifdef HLS4ML_CSIM_NO_TEXT
-// Storage of freed FIFOs of one element type, kept per thread for the next FIFOs of that type: a
-// model's top function makes its streams afresh at every call, and each would otherwise grow from 16
-// elements again (allocate, zero, copy) for every sample. The largest few buffers are kept. A FIFO
-// destroyed after its thread's spares (a static stream at exit) frees its buffer itself.
-template <class T> class spare_buffers {
+// Storage of freed FIFOs, kept per thread for the next FIFOs of the same element size: a model's top
+// function makes its streams afresh at every call, and each would otherwise grow from 16 elements
+// again (allocate, copy) for every sample. The largest few arrays of each size are kept. A FIFO
+// destroyed after its thread's spares (a static stream at exit) frees its array itself. Not a
+// template: a pool and a grow step per element type were compiled again in every compile unit of a
+// split build (hls4ml/csim/units.py), 8 % of a CNN unit's g++ instructions and 21 % of its bridge's.
+class spare_storage {
   public:
-    // The largest buffer kept (nullptr when none), its capacity in `capacity`.
-    static T *reuse(std::size_t &capacity) {
+    // The largest array kept for elements of `element_size` bytes (nullptr when none), its capacity
+    // in elements in `capacity`.
+    __attribute__((noinline)) static void *reuse(std::size_t element_size, std::size_t &capacity) {
         capacity = 0;
-        return closed() ? nullptr : of_this_thread().take(capacity);
+        return closed() ? nullptr : of_this_thread().take(element_size, capacity);
     }
 
-    static void keep(T *items, std::size_t capacity) {
+    __attribute__((noinline)) static void keep(void *items, std::size_t element_size, std::size_t capacity) {
         if (closed())
-            delete[] items;
+            ::operator delete(items);
         else
-            of_this_thread().give(items, capacity);
+            of_this_thread().give(items, element_size, capacity);
     }
 
   private:
-    spare_buffers() = default;
-    spare_buffers(const spare_buffers &) = delete;
-    spare_buffers &operator=(const spare_buffers &) = delete;
-    ~spare_buffers() {
+    spare_storage() = default;
+    spare_storage(const spare_storage &) = delete;
+    spare_storage &operator=(const spare_storage &) = delete;
+    ~spare_storage() {
         closed() = true;
         for (slot &kept : slots_)
-            delete[] kept.items;
+            ::operator delete(kept.items);
     }
 
-    static spare_buffers &of_this_thread() {
-        static thread_local spare_buffers buffers;
-        return buffers;
+    static spare_storage &of_this_thread() {
+        static thread_local spare_storage storage;
+        return storage;
     }
 
     static bool &closed() {
@@ -62,49 +69,86 @@ template <class T> class spare_buffers {
         return value;
     }
 
-    T *take(std::size_t &capacity) {
-        slot *largest = &slots_[0];
+    void *take(std::size_t element_size, std::size_t &capacity) {
+        slot *largest = nullptr;
         for (slot &kept : slots_)
-            largest = kept.capacity > largest->capacity ? &kept : largest;
-        T *items = largest->items;
+            if (kept.element_size == element_size && (largest == nullptr || kept.capacity > largest->capacity))
+                largest = &kept;
+        if (largest == nullptr)
+            return nullptr;
+        void *items = largest->items;
         capacity = largest->capacity;
         *largest = slot();
         return items;
     }
 
-    // Keeps `items` in place of the smallest buffer kept when that one is smaller; frees the other.
-    void give(T *items, std::size_t capacity) {
+    // Keeps `items` in the first empty slot, else in place of the smallest array kept when that one is
+    // smaller; frees the other.
+    void give(void *items, std::size_t element_size, std::size_t capacity) {
         slot *smallest = &slots_[0];
-        for (slot &kept : slots_)
-            smallest = kept.capacity < smallest->capacity ? &kept : smallest;
-        if (smallest->capacity < capacity) {
-            delete[] smallest->items;
-            *smallest = slot{items, capacity};
+        for (slot &kept : slots_) {
+            if (kept.items == nullptr) {
+                smallest = &kept;
+                break;
+            }
+            smallest = kept.bytes < smallest->bytes ? &kept : smallest;
+        }
+        if (smallest->bytes < element_size * capacity) {
+            ::operator delete(smallest->items);
+            *smallest = slot{items, element_size, capacity, element_size * capacity};
         } else {
-            delete[] items;
+            ::operator delete(items);
         }
     }
 
     struct slot {
-        T *items = nullptr;
-        std::size_t capacity = 0;
+        void *items = nullptr;
+        std::size_t element_size = 0, capacity = 0, bytes = 0;
     };
-    slot slots_[16];
+    slot slots_[64];
 };
 
-// First-in first-out queue of T in one array that doubles when full (T: default-constructible and
-// copy-assignable, as every type the generated code streams). The same interface as the deque uses.
-// The capacity is a power of two, so wrapping an index is a mask, not a division; grow() is kept out
-// of line: inlined into every write site of a model it was a quarter of the whole compile. The array
-// comes from, and goes back to, the thread's spare_buffers.
+// A full ring's next array: for an empty ring (capacity 0) a spare one of the same element size when
+// there is one, else twice the capacity (16 elements at first) holding the `count` elements from
+// position `first` in order from position 0. Updates `capacity` and `first`; frees the old array.
+// Out of line and not a template: one copy per compile unit serves every element type.
+__attribute__((noinline)) inline void *ring_grow(void *items, std::size_t element_size, std::size_t &capacity,
+                                                 std::size_t &first, std::size_t count) {
+    if (capacity == 0) {
+        void *spare = spare_storage::reuse(element_size, capacity);
+        if (spare != nullptr)
+            return spare;
+    }
+    const std::size_t grown = capacity ? 2 * capacity : 16;
+    unsigned char *target = static_cast<unsigned char *>(::operator new(grown * element_size));
+    const unsigned char *source = static_cast<const unsigned char *>(items);
+    const std::size_t head = count < capacity - first ? count : capacity - first; // elements before the wrap
+    if (count > 0) {
+        std::memcpy(target, source + first * element_size, head * element_size);
+        std::memcpy(target + head * element_size, source, (count - head) * element_size);
+    }
+    ::operator delete(items);
+    capacity = grown;
+    first = 0;
+    return target;
+}
+
+// First-in first-out queue of T in one array that doubles when full (T: trivially copyable, as every
+// type the generated code streams: its elements are copied as bytes). The same interface as the deque
+// uses. The capacity is a power of two, so wrapping an index is a mask, not a division; growing is
+// out of line (ring_grow): inlined into every write site of a model it was a quarter of the whole
+// compile. The array comes from, and goes back to, the thread's spare_storage.
 template <class T> class ring_fifo {
+    static_assert(std::is_trivially_copyable<T>::value && alignof(T) <= alignof(std::max_align_t),
+                  "hls::stream (C-simulation): the element type must be trivially copyable, of fundamental alignment");
+
   public:
     ring_fifo() = default;
     ring_fifo(const ring_fifo &) = delete;
     ring_fifo &operator=(const ring_fifo &) = delete;
     ~ring_fifo() {
         if (items_ != nullptr)
-            release(items_, capacity_);
+            spare_storage::keep(items_, sizeof(T), capacity_);
     }
 
     bool empty() const { return count_ == 0; }
@@ -113,7 +157,7 @@ template <class T> class ring_fifo {
     const T &at(std::size_t index) const { return items_[(first_ + index) & (capacity_ - 1)]; }
     void push_back(const T &value) {
         if (count_ == capacity_)
-            grow();
+            items_ = static_cast<T *>(ring_grow(items_, sizeof(T), capacity_, first_, count_));
         items_[(first_ + count_) & (capacity_ - 1)] = value;
         ++count_;
     }
@@ -123,26 +167,6 @@ template <class T> class ring_fifo {
     }
 
   private:
-    __attribute__((noinline)) static void release(T *items, std::size_t capacity) {
-        spare_buffers<T>::keep(items, capacity);
-    }
-
-    __attribute__((noinline)) void grow() {
-        if (capacity_ == 0) {
-            items_ = spare_buffers<T>::reuse(capacity_);
-            if (items_ != nullptr)
-                return;
-        }
-        const std::size_t capacity = capacity_ ? 2 * capacity_ : 16;
-        T *items = new T[capacity];
-        for (std::size_t k = 0; k < count_; ++k)
-            items[k] = items_[(first_ + k) & (capacity_ - 1)];
-        delete[] items_;
-        items_ = items;
-        capacity_ = capacity;
-        first_ = 0;
-    }
-
     T *items_ = nullptr;
     std::size_t capacity_ = 0, first_ = 0, count_ = 0;
 };
