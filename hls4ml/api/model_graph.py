@@ -12,7 +12,6 @@ import numpy as np
 from hls4ml.api.checks import check_build_keywords, check_model
 from hls4ml.backends import get_backend
 from hls4ml.backends.base import Design
-from hls4ml.csim import Simulation
 from hls4ml.model.config import HLSConfig
 from hls4ml.model.flow import run_flow
 from hls4ml.model.ir import Graph, Layer, format_graph
@@ -25,6 +24,7 @@ from hls4ml.writer import write_project
 from hls4ml.writer.files import project_lock
 
 if TYPE_CHECKING:  # imported where used: a conversion loads none of them
+    from hls4ml.csim import Simulation
     from hls4ml.csim.rtl import RTLSimulation
     from hls4ml.estimate import Estimate
     from hls4ml.learning.learners import ModelGraph as LearningModel
@@ -168,6 +168,8 @@ class ModelGraph:
             if self.backend.writes_rtl:
                 self._simulation = self._rtl_simulation()
                 return
+            from hls4ml.csim import Simulation  # loads with the first compile()
+
             self._simulation = Simulation.build(write_project(self.design).csim)
 
     def _rtl_simulation(self) -> RTLSimulation:

@@ -5,17 +5,25 @@ from __future__ import annotations
 import copy
 import warnings
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from hls4ml.api import ModelGraph
 from hls4ml.converters import guard
 from hls4ml.converters.config import create_config
-from hls4ml.converters.resom import convert_from_resom  # noqa: F401
-from hls4ml.converters.som import config_from_minisom, convert_from_minisom  # noqa: F401
 from hls4ml.model.config import HLSConfig, check_sections
 from hls4ml.model.ir import Graph
+from hls4ml.model.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from hls4ml.converters.resom import convert_from_resom as convert_from_resom
+    from hls4ml.converters.som import config_from_minisom as config_from_minisom
+    from hls4ml.converters.som import convert_from_minisom as convert_from_minisom
+
+# the self-organising maps' entry points load with their first use
+__getattr__ = lazy_exports(
+    __name__,
+    {'convert_from_resom': 'resom', 'config_from_minisom': 'som', 'convert_from_minisom': 'som'},
+)
 
 HLS_CONFIG_KEYS = ('Model', 'LayerType', 'LayerName')
 FRAMEWORK_KEYS = ('InputShape', 'PytorchModel', 'OnnxModel')  # what config_from_<framework>_model adds
@@ -183,6 +191,8 @@ def _carries_nn_ops(model: Any) -> bool:
 
 
 def parse_yaml_config(path: str | Path) -> dict[str, Any]:
+    import yaml
+
     with open(path) as handle:
         loaded = yaml.safe_load(handle)
     if not isinstance(loaded, dict):
@@ -347,8 +357,9 @@ def parse_keras_model(model: Any) -> Any:
 
 
 def get_supported_keras_layers() -> list[str]:
-    from hls4ml.converters.keras.handlers import HANDLERS, REMOVED
+    from hls4ml.converters.keras.handlers import HANDLERS, REMOVED, register_all
 
+    register_all()
     return sorted({*HANDLERS, *REMOVED})
 
 

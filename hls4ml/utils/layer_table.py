@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hls4ml.backends import get_available_backends, get_backend
 from hls4ml.backends.base import IO_TYPES
-from hls4ml.converters.keras.handlers import PRODUCES, REMOVED
+from hls4ml.converters.keras.handlers import PRODUCES, REMOVED, register_all
 from hls4ml.model.config import DISTRIBUTED, STRATEGIES
 from hls4ml.model.kinds import DISTRIBUTED_KINDS, LAYER_KINDS
 
@@ -74,6 +74,7 @@ def layer_table() -> str:
         f'| Keras class | IR kinds | {" | ".join(IO_TYPES)} |',
         '|---|---|' + '---|' * len(IO_TYPES),
     ]
+    register_all()
     for class_name in sorted(PRODUCES):
         lines.append(f'| {class_name} | {", ".join(PRODUCES[class_name])} | {io_cells} |')
     for class_name in sorted(REMOVED):

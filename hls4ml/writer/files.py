@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -86,12 +85,20 @@ def _write_atomically(path: Path, content: bytes) -> None:
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, staged = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
+    # Staged under a name of this process and thread (cheaper than mkstemp's random names, as unique), created
+    # exclusively and never through a link; one left by a crash under a reused process id is replaced.
+    staged = path.with_name(f'.{path.name}.{os.getpid()}.{threading.get_ident()}.tmp')
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
+        descriptor = os.open(staged, flags, 0o644)
+    except FileExistsError:
+        staged.unlink()
+        descriptor = os.open(staged, flags, 0o644)
+    try:
+        os.fchmod(descriptor, 0o644)  # whatever the umask, as the files of a project always were
         with os.fdopen(descriptor, 'wb') as handle:
             handle.write(content)
-        os.chmod(staged, 0o644)
         os.replace(staged, path)
     except BaseException:
-        Path(staged).unlink(missing_ok=True)
+        staged.unlink(missing_ok=True)
         raise

@@ -12,12 +12,16 @@ compiles the typed form too (HLS4ML_DA_TYPED) and compares.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hls4ml.backends.common.context import LoweringContext
-from hls4ml.backends.common.distributed import Adder, AdderGraph, Term, solve_layer
 from hls4ml.backends.common.records import AdderGraphCode, IntegerGraphCode, IntegerOperand, LayerImpl, Operand
 from hls4ml.model.config import DISTRIBUTED
 from hls4ml.model.ir import Layer
 from hls4ml.model.types import FixedPrecisionType
+
+if TYPE_CHECKING:  # the solver loads with the first distributed layer
+    from hls4ml.backends.common.distributed import Adder, AdderGraph, Term
 
 INTEGER_BITS = 62  # every raw value and shifted operand of the integer form fits a long long with room to add
 
@@ -30,6 +34,8 @@ def add_adder_graph(impl: LayerImpl, layer: Layer, context: LoweringContext) -> 
     """Attach the layer's adder graph to `impl` when its strategy is distributed arithmetic."""
     if not is_distributed(layer):
         return
+    from hls4ml.backends.common.distributed import solve_layer
+
     graph = solve_layer(context.graph, layer, context.family)
     data = context.graph.input_type(layer)
     assert isinstance(data, FixedPrecisionType)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hls4ml.backends.base import Design
 from hls4ml.backends.common.context import LoweringContext
 from hls4ml.backends.common.kinds import KIND_LOWERINGS
-from hls4ml.backends.common.learning import LearnTop, learning_tops
 from hls4ml.backends.common.quoting import cmake_argument, tcl_word, tcl_words
 from hls4ml.backends.common.records import ConstArray, LayerImpl
 from hls4ml.model.ir import Graph
@@ -17,6 +16,11 @@ from hls4ml.model.kinds import Kind, is_port
 from hls4ml.model.names import project_name_clash
 from hls4ml.model.passes.fifo_depths import stream_pack
 from hls4ml.model.types import FixedPrecisionType
+
+if TYPE_CHECKING:
+    from hls4ml.backends.common.learning import LearnTop
+
+LEARNING_KINDS = (Kind.SOM, Kind.RESOM, Kind.RESOM_MAPS)  # the kinds that may have learning code (learning.py)
 
 
 @dataclass
@@ -171,7 +175,10 @@ def lower_project(design: Design) -> ProjectContext:
         for impl, layer in zip(project.layers, computed, strict=True)
     ]
     project.traces = _traced(graph, ports)
-    project.learners = learning_tops(project.project_name, context, project.layers)
+    if any(layer.kind in LEARNING_KINDS for layer in computed):  # the learning code loads with a map
+        from hls4ml.backends.common.learning import learning_tops
+
+        project.learners = learning_tops(project.project_name, context, project.layers)
     project.pipeline_style, project.pipeline_interval = top_schedule(design)
     clash = project_name_clash(project.project_name, project.global_identifiers)
     if clash:

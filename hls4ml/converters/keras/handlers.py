@@ -8,6 +8,7 @@ conversion (Dropout). Handlers know nothing about backends or C++.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -64,7 +65,46 @@ class Source:
 
 
 Handler = Callable[[Source], list[Layer]]
-HANDLERS: dict[str, Handler] = {}
+# The modules that register the rarer classes, imported at the first class not registered yet: an MLP or a CNN
+# converts without loading attention, HGQ, the maps, the experts or the recurrent layers. The common ones are
+# imported with the package (keras/__init__.py).
+LATER = (
+    'attention',
+    'einsum',
+    'experts',
+    'gathers',
+    'hgq',
+    'hgq_tables',
+    'preprocessing',
+    'recurrent',
+    'routers',
+    'som',
+    'transposed',
+)
+
+
+def register_all() -> None:
+    """Import every module that registers handlers (those of `LATER` once; later calls cost a lookup each)."""
+    for module in LATER:
+        importlib.import_module(f'{__package__}.{module}')
+
+
+class _Handlers(dict[str, Handler]):
+    """Keras class -> handler; a class not registered yet registers the `LATER` modules first."""
+
+    def __missing__(self, class_name: str) -> Handler:
+        register_all()
+        if not super().__contains__(class_name):
+            raise KeyError(class_name)
+        return super().__getitem__(class_name)
+
+    def __contains__(self, class_name: object) -> bool:
+        if not super().__contains__(class_name):
+            register_all()
+        return super().__contains__(class_name)
+
+
+HANDLERS: dict[str, Handler] = _Handlers()
 PRODUCES: dict[str, tuple[str, ...]] = {}  # Keras class -> the IR kinds its handler can emit (for docs)
 REMOVED = (
     'Dropout',
@@ -81,6 +121,8 @@ def handles(*class_names: str, produces: tuple[str, ...]) -> Callable[[Handler],
 
     def register(handler: Handler) -> Handler:
         for class_name in class_names:
+            if dict.__contains__(HANDLERS, class_name):  # a second module would replace the first one's handler
+                raise ValueError(f'two handlers for the Keras class {class_name!r}: {handler.__module__}')
             HANDLERS[class_name] = handler
             PRODUCES[class_name] = produces
         return handler

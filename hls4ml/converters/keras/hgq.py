@@ -32,6 +32,7 @@ from hls4ml.converters.keras.handlers import (
     fused_activation,
     handles,
 )
+from hls4ml.converters.keras.hgq_classes import EXACT_ACTIVATIONS, GLOBAL_POOLINGS, MERGES, POOLINGS
 from hls4ml.converters.pointwise import pointwise_dense
 from hls4ml.model import einsum as einsum_equations
 from hls4ml.model.ir import Layer
@@ -43,28 +44,7 @@ from hls4ml.model.quantizer import OVERFLOW_MODES, container_type, triples_of
 from hls4ml.model.types import FixedPrecisionType, UnspecifiedPrecisionType
 
 FLOAT32_EXACT_BITS = 24  # a float32 sum is exact while it needs at most 24 significant bits
-EXACT_ACTIVATIONS = ('relu', 'linear')
 QUANTIZER = (Kind.FIXED_POINT_QUANTIZER,)
-MERGES = {'QAdd': 'add', 'QSubtract': 'subtract', 'QMultiply': 'multiply', 'QMaximum': 'maximum', 'QMinimum': 'minimum'}
-POOLINGS = ('QMaxPooling1D', 'QMaxPooling2D', 'QAveragePooling1D', 'QAveragePooling2D')
-GLOBAL_POOLINGS = tuple(f'QGlobal{op}Pooling{rank}D' for op in ('Max', 'Average') for rank in (1, 2))
-HGQ_CLASSES = (
-    'Quantizer',
-    'QDense',
-    'QBatchNormDense',
-    'QEinsumDense',
-    'QEinsumDenseBatchnorm',
-    'QBatchNormalization',
-    'QUnaryFunctionLUT',
-    'QAffinedUnaryFunctionLUT',
-    'QSoftmax',
-    'QConv1D',
-    'QConv2D',
-    *MERGES,
-    'QAveragePow2',
-    *POOLINGS,
-    *GLOBAL_POOLINGS,
-)
 
 
 def _auto() -> UnspecifiedPrecisionType:

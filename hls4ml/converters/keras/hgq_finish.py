@@ -16,7 +16,7 @@ graph is known:
 from __future__ import annotations
 
 from hls4ml.converters.builder import FOLDABLE
-from hls4ml.converters.keras.hgq import EXACT_ACTIVATIONS, HGQ_CLASSES
+from hls4ml.converters.keras.hgq_classes import EXACT_ACTIVATIONS, HGQ_CLASSES
 from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds import LAYER_KINDS, Kind
 from hls4ml.model.quantizer import element_type, feeding_type, triples_of

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from hls4ml.converters.keras.handlers import HANDLERS, PRODUCES
+from hls4ml.converters.keras.handlers import HANDLERS, PRODUCES, register_all
 from hls4ml.model.kinds import LAYER_KINDS
 from hls4ml.utils.layer_table import layer_table
 
@@ -14,6 +14,7 @@ def test_docs_layers_md_is_up_to_date() -> None:
 
 
 def test_every_handler_declares_kinds_that_exist() -> None:
+    register_all()
     assert set(PRODUCES) == set(HANDLERS)
     for kinds in PRODUCES.values():
         assert kinds and set(kinds) <= set(LAYER_KINDS)
