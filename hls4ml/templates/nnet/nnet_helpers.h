@@ -6,8 +6,6 @@
 #include "nnet_common.h"
 #include "nnet_types.h"
 
-#include <type_traits>
-
 namespace nnet {
 
 // dst[i] = src[i]: a float or double written into a fixed-point type (its rounding and
@@ -84,8 +82,17 @@ template <class Float, class T> __attribute__((noinline)) void trace_copy(const 
 }
 
 // Whether the stream model shows its waiting elements without reading them (our C-simulation model).
-template <class S, class = void> struct has_peek : std::false_type {};
-template <class S> struct has_peek<S, decltype(void(static_cast<const S *>(nullptr)->peek(0)))> : std::true_type {};
+// Without <type_traits>: the standard headers' own pragmas would show in every kernel header's expansion.
+template <bool> struct peek_tag {};
+template <class S> class has_peek {
+    template <class U> static constexpr bool test(decltype(void(static_cast<const U *>(nullptr)->peek(0)), 0)) {
+        return true;
+    }
+    template <class U> static constexpr bool test(...) { return false; }
+
+  public:
+    static constexpr bool value = test<S>(0);
+};
 
 // One stream element's values into `row`, converted into a local array first and then copied: so g++ -O2
 // vectorises the conversion (about five times faster than converting into `row` one value at a time).
@@ -101,13 +108,13 @@ template <class Float, class T> inline void trace_element(const T &element, Floa
 // it, else read and written back (the next layer reads them all the same). Out of line, not cold: the
 // size-optimised loop of a cold function called the stream's read and write out of line.
 template <class Float, class T>
-void trace_waiting(const stream<T> &fifo, Float *buffer, unsigned n_elements, std::true_type) {
+void trace_waiting(const stream<T> &fifo, Float *buffer, unsigned n_elements, peek_tag<true>) {
     for (unsigned e = 0; e < n_elements; e++)
         trace_element<Float, T>(fifo.peek(e), buffer + e * T::size);
 }
 
 template <class Float, class T>
-void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, std::false_type) {
+void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, peek_tag<false>) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T element = fifo.read();
         trace_element<Float, T>(element, buffer + e * T::size);
@@ -118,9 +125,9 @@ void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, std::fal
 template <class Float, class T>
 __attribute__((noinline)) void trace_stream_copy(stream<T> &fifo, Float *buffer, unsigned n_elements) {
     if (fifo.size() < n_elements) // a missing element: the read reports the deadlock
-        trace_waiting<Float, T>(fifo, buffer, n_elements, std::false_type());
+        trace_waiting<Float, T>(fifo, buffer, n_elements, peek_tag<false>());
     else
-        trace_waiting<Float, T>(fifo, buffer, n_elements, has_peek<stream<T>>());
+        trace_waiting<Float, T>(fifo, buffer, n_elements, peek_tag<has_peek<stream<T>>::value>());
 }
 
 // The io_parallel trace hook: copies a layer output into `buffer` when tracing.

@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from nnet_harness import NNET, TEMPLATES, compile_source, compiler
+from nnet_harness import NNET, TEMPLATES, HeaderSet, compile_source, compiler
 
 pytestmark = pytest.mark.csim
 
@@ -118,3 +118,51 @@ def test_hls_stream_model(build: str) -> None:
     failing = subprocess.run([str(executable), 'read-empty'], capture_output=True, text=True)
     assert failing.returncode != 0
     assert "hls::stream 'layer2_out': read from an empty stream" in failing.stderr
+
+
+TRACE_PROGRAM = r"""
+#include <cstdio>
+#include "ap_fixed.h"
+#include "nnet_helpers.h"
+struct no_peek { int read(); };
+static_assert(!nnet::has_peek<no_peek>::value, "a stream without peek is read and written back");
+static_assert(nnet::has_peek<hls::stream<int>>::value == PEEK, "our C-simulation stream is looked at in place");
+int main() {
+    typedef nnet::array<ap_fixed<16, 6>, 3> element;
+    hls::stream<element> fifo("traced");
+    for (int e = 0; e < 5; e++) {
+        element values;
+        for (unsigned j = 0; j < 3; j++)
+            values[j] = 0.25 * (3 * e + j) - 1.5;
+        fifo.write(values);
+    }
+    float traced[15];
+    nnet::trace_stream_copy<float, element>(fifo, traced, 5);
+    for (int k = 0; k < 15; k++)
+        std::printf("%g ", traced[k]);
+    std::printf("| %zu |", fifo.size());
+    while (!fifo.empty())
+        std::printf(" %g", fifo.read()[0].to_double());
+    std::printf("\n");
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize('build', ['deque', 'csim ring buffer'])
+def test_a_traced_stream_is_copied_and_left_as_it_was(build: str) -> None:
+    """trace_stream_copy looks at our C-simulation FIFO in place (peek) and reads and writes back any other
+    stream (here the deque build, as the vendors' streams): the same values and the stream unchanged."""
+    headers = HeaderSet('own', 'ap')
+    if compiler() is None or headers.missing():
+        pytest.skip(headers.missing() or 'no C++ compiler')
+    ring = build != 'deque'
+    flags = [*headers.flags(), '-Wall', '-Werror', '-O1', f'-DPEEK={int(ring)}']
+    flags += ['-DHLS4ML_CSIM_NO_TEXT'] if ring else []
+    executable = compile_source(TRACE_PROGRAM, flags, [headers.include, NNET, TEMPLATES / 'stream'], 'trace-copy')
+    run = subprocess.run([str(executable)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    traced, size, left = run.stdout.strip().split('|')
+    assert [float(v) for v in traced.split()] == [0.25 * k - 1.5 for k in range(15)]
+    assert int(size) == 5
+    assert [float(v) for v in left.split()] == [0.25 * 3 * e - 1.5 for e in range(5)]
