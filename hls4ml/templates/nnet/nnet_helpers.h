@@ -140,8 +140,8 @@ template <class T, unsigned N> void trace_output(const T data[N], const trace_bu
         trace_copy<double, T>(data, static_cast<double *>(buffer.values), N);
 }
 
-// The io_stream trace hook: copies the stream's elements into `buffer` and puts them back, so the next
-// layer still reads them (C-simulation runs the layers one after the other).
+// The io_stream trace hook: copies the stream's elements into `buffer` and leaves them in the stream, so
+// the next layer still reads them (C-simulation runs the layers one after the other).
 template <class T, unsigned n_elements> void trace_stream(stream<T> &fifo, const trace_buffer &buffer) {
     if (buffer.values == nullptr)
         return;
