@@ -41,6 +41,10 @@ IDENTIFIER = re.compile(r'[A-Za-z_]\w*')
 # (hls4ml/csim/precompiled.py) a unit costs g++ about 0.02 s of its own plus what its layers instantiate again
 # (the fixed-point conversions of its types); one per layer would add that cost per layer to a cold compile.
 MAX_UNITS = 8
+# The out-of-line helpers (nnet_helpers.h) instantiated once per value type: each unit would compile the copy
+# of its types again (the trace copy and the constants' load were a third of a CNN unit's g++ time), so the
+# top compiles those of the types two units or more use, and the units declare them `extern template`.
+SHARED_HELPERS = ('trace_values', 'load_constants')
 
 
 @dataclass
@@ -55,6 +59,9 @@ class UnitContext:
     typedefs: list[tuple[str, str]] = field(default_factory=list)
     structs: list[LayerImpl] = field(default_factory=list)
     arrays: list[str] = field(default_factory=list)
+    # (helper, type name): the helpers (SHARED_HELPERS) of a type that other units use too, compiled once in
+    # the top (`extern template` here)
+    shared: list[tuple[str, str]] = field(default_factory=list)
 
 
 def jobs() -> int:
@@ -92,6 +99,7 @@ def split_units(
     embedded = [array for unit in units for array in unit.arrays]
     if len(embedded) != len(set(embedded)):
         return None
+    instantiated = _share_helpers(project, units)
     files: dict[str, bytes] = {}
     compile_units = []
     for index, unit in enumerate(units):
@@ -99,7 +107,7 @@ def split_units(
         files[path] = environment.get_template(UNIT_TEMPLATE).render(p=project, unit=unit).encode()
         weights = [f'{firmware}/weights/{name}{suffix}' for name in unit.arrays for suffix in ('.h', '.bin')]
         compile_units.append(CompileUnit(path, (path, *weights), tuple(layer.name for layer in unit.layers)))
-    top = _top_ports(project, units)
+    top = _top_ports(project, units, instantiated)
     rendered = environment.get_template(TOP_TEMPLATE).render(p=project, units=units, **top)
     files[f'{firmware}/{project.project_name}.cpp'] = rendered.encode()
     return files, compile_units
@@ -187,12 +195,44 @@ def _declarations(project: ProjectContext, unit: UnitContext, structs: dict[str,
     unit.headers = kernel_headers(unit.structs, project.io_type)
 
 
-def _top_ports(project: ProjectContext, units: list[UnitContext]) -> dict:
-    """The tensors the top declares (passed between units) and the typedefs the top needs."""
+def _share_helpers(project: ProjectContext, units: list[UnitContext]) -> list[tuple[str, str]]:
+    """Sets each unit's `shared` helpers: those of value types that two units or more use (by spelling: two
+    typedef names may be one type). Returns them as (helper, type name) for the top to instantiate."""
+    spellings = dict(project.typedefs)
+    by_name = {array.name: array for array in project.arrays}
+    traced = {port.layer: port for port in project.traces}
+    wanted: list[dict[tuple[str, str], str]] = []  # per unit: (helper, spelling) -> a type name of it
+    for unit in units:
+        uses = [('load_constants', by_name[name].type_name) for name in unit.arrays]
+        uses += [('trace_values', traced[layer.name].type_name) for layer in unit.layers if layer.name in traced]
+        wanted.append({(helper, spellings.get(name, name)): name for helper, name in uses})
+    users: dict[tuple[str, str], int] = {}
+    for uses_of_unit in wanted:
+        for key in uses_of_unit:
+            users[key] = users.get(key, 0) + 1
+    instantiated: dict[tuple[str, str], tuple[str, str]] = {}
+    for unit, uses_of_unit in zip(units, wanted, strict=True):
+        unit.shared = [(key[0], name) for key, name in sorted(uses_of_unit.items()) if users[key] > 1]
+        for key, name in uses_of_unit.items():
+            if users[key] > 1:
+                instantiated.setdefault(key, (key[0], name))
+    return [instantiated[key] for key in sorted(instantiated)]
+
+
+def _top_ports(project: ProjectContext, units: list[UnitContext], instantiated: list[tuple[str, str]]) -> dict:
+    """The tensors the top declares (passed between units), the typedefs the top needs and the shared
+    helpers it instantiates."""
     local_names = {port.name for unit in units for port in unit.locals}
     crossing = [port for port in project.intermediates if port.name not in local_names]
     names: set[str] = set()
     for port in [*project.inputs, *project.outputs, *crossing]:
         names |= _identifiers(f'{port.type_name} {port.element}')
+    pending = {name for _, name in instantiated}
+    typedefs_by_name = dict(project.typedefs)
+    while pending:  # a typedef may name others
+        name = pending.pop()
+        if name not in names:
+            names.add(name)
+            pending |= _identifiers(typedefs_by_name.get(name, ''))
     typedefs = [(name, spelling) for name, spelling in project.typedefs if name in names]
-    return {'crossing': crossing, 'top_typedefs': typedefs}
+    return {'crossing': crossing, 'top_typedefs': typedefs, 'instantiated': instantiated}
