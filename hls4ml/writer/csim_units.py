@@ -43,7 +43,7 @@ IDENTIFIER = re.compile(r'[A-Za-z_]\w*')
 MAX_UNITS = 8
 # The out-of-line helpers (nnet_helpers.h) instantiated once per value type: each unit would compile the copy
 # of its types again (the trace copy and the constants' load were a third of a CNN unit's g++ time), so the
-# top compiles those of the types two units or more use, and the units declare them `extern template`.
+# top compiles those of the model's most common type, and the units declare them `extern template`.
 SHARED_HELPERS = ('trace_values', 'load_constants')
 
 
@@ -59,8 +59,8 @@ class UnitContext:
     typedefs: list[tuple[str, str]] = field(default_factory=list)
     structs: list[LayerImpl] = field(default_factory=list)
     arrays: list[str] = field(default_factory=list)
-    # (helper, type name): the helpers (SHARED_HELPERS) of a type that other units use too, compiled once in
-    # the top (`extern template` here)
+    # (helper, type name): the helpers (SHARED_HELPERS) of the model's most common type, compiled once in the
+    # top (`extern template` here)
     shared: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -196,27 +196,28 @@ def _declarations(project: ProjectContext, unit: UnitContext, structs: dict[str,
 
 
 def _share_helpers(project: ProjectContext, units: list[UnitContext]) -> list[tuple[str, str]]:
-    """Sets each unit's `shared` helpers: those of value types that two units or more use (by spelling: two
-    typedef names may be one type). Returns them as (helper, type name) for the top to instantiate."""
+    """Sets each unit's `shared` helpers and returns them as (helper, type name) for the top to instantiate:
+    the helpers of the model's most common type (by spelling: two typedef names may be one type), counted
+    over all its typedefs. Not the types two units happen to share: one layer's new precision then leaves
+    the other units' files, and their cached objects, as they were."""
     spellings = dict(project.typedefs)
+    counts: dict[str, int] = {}
+    for spelling in spellings.values():
+        counts[spelling] = counts.get(spelling, 0) + 1
+    common = max(sorted(counts), key=lambda spelling: counts[spelling], default=None)
+    if common is None or counts[common] < 2:
+        return []
     by_name = {array.name: array for array in project.arrays}
     traced = {port.layer: port for port in project.traces}
-    wanted: list[dict[tuple[str, str], str]] = []  # per unit: (helper, spelling) -> a type name of it
+    instantiated: dict[str, tuple[str, str]] = {}
     for unit in units:
         uses = [('load_constants', by_name[name].type_name) for name in unit.arrays]
         uses += [('trace_values', traced[layer.name].type_name) for layer in unit.layers if layer.name in traced]
-        wanted.append({(helper, spellings.get(name, name)): name for helper, name in uses})
-    users: dict[tuple[str, str], int] = {}
-    for uses_of_unit in wanted:
-        for key in uses_of_unit:
-            users[key] = users.get(key, 0) + 1
-    instantiated: dict[tuple[str, str], tuple[str, str]] = {}
-    for unit, uses_of_unit in zip(units, wanted, strict=True):
-        unit.shared = [(key[0], name) for key, name in sorted(uses_of_unit.items()) if users[key] > 1]
-        for key, name in uses_of_unit.items():
-            if users[key] > 1:
-                instantiated.setdefault(key, (key[0], name))
-    return [instantiated[key] for key in sorted(instantiated)]
+        shared = {helper: (helper, name) for helper, name in sorted(uses) if spellings.get(name, name) == common}
+        unit.shared = sorted(shared.values())
+        for helper, use in shared.items():
+            instantiated.setdefault(helper, use)
+    return [instantiated[helper] for helper in sorted(instantiated)]
 
 
 def _top_ports(project: ProjectContext, units: list[UnitContext], instantiated: list[tuple[str, str]]) -> dict:
