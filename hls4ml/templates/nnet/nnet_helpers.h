@@ -73,27 +73,20 @@ inline trace_buffer trace_row(void *base, bool single, long offset) {
 
 // The copy of the trace hooks: the `n` values of type T from `bytes` on (one after the other, as in an
 // array of T or a run of stream elements nnet::array<T, N>) into the buffer, as doubles narrowed to the
-// buffer's type (floats as numpy narrows: exact below 25 bits, rounded once otherwise). Converted in
-// chunks into a local array, which g++ -O2 vectorises. One copy per value type, for both IO types and
-// float types: inlined, or one per element type, the copies were a third of a CNN's compile units, and
-// they run only when tracing. A split build compiles the copy of a type its units share once
-// (hls4ml/writer/csim_units.py: `extern template` in the units).
+// buffer's type (floats as numpy narrows: exact below 25 bits, rounded once otherwise). The buffer
+// never overlaps the values (__restrict: without it the stores could change the bytes read, and g++
+// would not vectorise). One copy per value type, for both IO types and float types: inlined, or one per
+// element type, the copies were a third of a CNN's compile units, and they run only when tracing. A
+// split build compiles the copy of the model's common type once (hls4ml/writer/csim_units.py).
 template <class T> __attribute__((noinline)) void trace_values(const unsigned char *bytes, unsigned n, trace_buffer buffer) {
-    const unsigned chunk = 64;
-    double values[chunk];
-    for (unsigned start = 0; start < n; start += chunk) {
-        const unsigned count = n - start < chunk ? n - start : chunk;
-        for (unsigned i = 0; i < count; i++)
-            values[i] = reinterpret_cast<const T *>(bytes + (start + i) * sizeof(T))->to_double();
-        if (buffer.single) {
-            float *row = static_cast<float *>(buffer.values) + start;
-            for (unsigned i = 0; i < count; i++)
-                row[i] = static_cast<float>(values[i]);
-        } else {
-            double *row = static_cast<double *>(buffer.values) + start;
-            for (unsigned i = 0; i < count; i++)
-                row[i] = values[i];
-        }
+    if (buffer.single) {
+        float *__restrict row = static_cast<float *>(buffer.values);
+        for (unsigned i = 0; i < n; i++)
+            row[i] = static_cast<float>(reinterpret_cast<const T *>(bytes + i * sizeof(T))->to_double());
+    } else {
+        double *__restrict row = static_cast<double *>(buffer.values);
+        for (unsigned i = 0; i < n; i++)
+            row[i] = reinterpret_cast<const T *>(bytes + i * sizeof(T))->to_double();
     }
 }
 
