@@ -38,9 +38,11 @@ UNIT_TEMPLATE, TOP_TEMPLATE = 'common/csim_unit.cpp.j2', 'common/csim_top.cpp.j2
 LAYER_CONFIG_TEMPLATE = 'common/firmware/layer_config.j2'
 IDENTIFIER = re.compile(r'[A-Za-z_]\w*')
 # Units besides the bridge, at most: past this the cheapest neighbours merge. With the precompiled header
-# (hls4ml/csim/precompiled.py) a unit costs g++ about 0.02 s of its own plus what its layers instantiate again
-# (the fixed-point conversions of its types); one per layer would add that cost per layer to a cold compile.
-MAX_UNITS = 8
+# (hls4ml/csim/precompiled.py) a unit still costs g++ about 0.1 s of its own: loading the header, the stream
+# glue and the kernels' helpers of its types, compiled again in every unit. On cnn6_32x32x3_stream (7 units
+# at 8) 5 units took g++ 1.43 s of CPU instead of 1.63-1.78 s and a cold compile 0.80 s instead of 0.91-1.03
+# s on 2 cores (4: 1.31 s, 0.77 s), while a one-layer change compiles a unit of ~0.27 s instead of ~0.2 s.
+MAX_UNITS = 5
 # The out-of-line helpers (nnet_helpers.h) instantiated once per value type: each unit would compile the copy
 # of its types again (the trace copy and the constants' load were a third of a CNN unit's g++ time), so the
 # top compiles those of the model's most common type, and the units declare them `extern template`.
