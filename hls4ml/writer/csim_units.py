@@ -43,10 +43,6 @@ IDENTIFIER = re.compile(r'[A-Za-z_]\w*')
 # at 8) 5 units took g++ 1.43 s of CPU instead of 1.63-1.78 s and a cold compile 0.80 s instead of 0.91-1.03
 # s on 2 cores (4: 1.31 s, 0.77 s), while a one-layer change compiles a unit of ~0.27 s instead of ~0.2 s.
 MAX_UNITS = 5
-# The out-of-line helpers (nnet_helpers.h) instantiated once per value type: each unit would compile the copy
-# of its types again (the trace copy and the constants' load were a third of a CNN unit's g++ time), so the
-# top compiles those of the model's most common type, and the units declare them `extern template`.
-SHARED_HELPERS = ('trace_values', 'load_constants')
 
 
 @dataclass
@@ -61,8 +57,8 @@ class UnitContext:
     typedefs: list[tuple[str, str]] = field(default_factory=list)
     structs: list[LayerImpl] = field(default_factory=list)
     arrays: list[str] = field(default_factory=list)
-    # (helper, type name): the helpers (SHARED_HELPERS) of the model's most common type, compiled once in the
-    # top (`extern template` here)
+    # (helper, type name): the helpers of the model's most common type (`_share_helpers`), compiled once in
+    # the top (`extern template` here)
     shared: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -198,8 +194,10 @@ def _declarations(project: ProjectContext, unit: UnitContext, structs: dict[str,
 
 
 def _share_helpers(project: ProjectContext, units: list[UnitContext]) -> list[tuple[str, str]]:
-    """Sets each unit's `shared` helpers and returns them as (helper, type name) for the top to instantiate:
-    the helpers of the model's most common type (by spelling: two typedef names may be one type), counted
+    """The out-of-line helpers of nnet_helpers.h made once per value type, `trace_values` and `load_constants`:
+    each unit would compile those of its types again (they were a third of a CNN unit's g++ time). Sets each
+    unit's `shared` helpers and returns them as (helper, type name) for the top to instantiate: the helpers
+    of the model's most common type (by spelling: two typedef names may be one type), counted
     over all its typedefs. Not the types two units happen to share: one layer's new precision then leaves
     the other units' files, and their cached objects, as they were."""
     spellings = dict(project.typedefs)
