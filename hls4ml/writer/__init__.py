@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import yaml
 
 from hls4ml.backends.base import WEIGHTS_TEMPLATE, Backend, Design
 from hls4ml.backends.common.project import ProjectContext, lower_project
 from hls4ml.backends.script_values import check_output_dir
 from hls4ml.model.lazy import lazy_exports
 from hls4ml.model.names import check_project_name
+from hls4ml.writer.config_yaml import config_yaml
 from hls4ml.writer.files import project_lock, remove_stale, write_files
 from hls4ml.writer.templates import TEMPLATES, template_environment
 
@@ -73,11 +73,11 @@ def _config_yaml(config: Mapping[str, Any]) -> str:
             serialisable[key] = f'<{key} {type(model).__name__} {getattr(model, "name", "") or ""}>'.replace(' >', '>')
     if isinstance(serialisable.get('InputShape'), (tuple, list)):
         serialisable['InputShape'] = _plain(serialisable['InputShape'])
-    return yaml.safe_dump(serialisable, sort_keys=True, default_flow_style=False)
+    return config_yaml(serialisable)
 
 
 def _plain(shape: Any) -> Any:
-    """Tuples (possibly nested in a list) as lists, which safe_dump writes."""
+    """Tuples (possibly nested in a list) as lists, which the YAML holds."""
     return [_plain(item) for item in shape] if isinstance(shape, (tuple, list)) else shape
 
 

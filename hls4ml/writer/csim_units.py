@@ -38,9 +38,11 @@ UNIT_TEMPLATE, TOP_TEMPLATE = 'common/csim_unit.cpp.j2', 'common/csim_top.cpp.j2
 LAYER_CONFIG_TEMPLATE = 'common/firmware/layer_config.j2'
 IDENTIFIER = re.compile(r'[A-Za-z_]\w*')
 # Units besides the bridge, at most: past this the cheapest neighbours merge. With the precompiled header
-# (hls4ml/csim/precompiled.py) a unit costs g++ about 0.02 s of its own plus what its layers instantiate again
-# (the fixed-point conversions of its types); one per layer would add that cost per layer to a cold compile.
-MAX_UNITS = 8
+# (hls4ml/csim/precompiled.py) a unit still costs g++ about 0.1 s of its own: loading the header, the stream
+# glue and the kernels' helpers of its types, compiled again in every unit. On cnn6_32x32x3_stream (7 units
+# at 8) 5 units took g++ 1.43 s of CPU instead of 1.63-1.78 s and a cold compile 0.80 s instead of 0.91-1.03
+# s on 2 cores (4: 1.31 s, 0.77 s), while a one-layer change compiles a unit of ~0.27 s instead of ~0.2 s.
+MAX_UNITS = 5
 
 
 @dataclass
@@ -55,6 +57,9 @@ class UnitContext:
     typedefs: list[tuple[str, str]] = field(default_factory=list)
     structs: list[LayerImpl] = field(default_factory=list)
     arrays: list[str] = field(default_factory=list)
+    # (helper, type name): the helpers of the model's most common type (`_share_helpers`), compiled once in
+    # the top (`extern template` here)
+    shared: list[tuple[str, str]] = field(default_factory=list)
 
 
 def jobs() -> int:
@@ -92,6 +97,7 @@ def split_units(
     embedded = [array for unit in units for array in unit.arrays]
     if len(embedded) != len(set(embedded)):
         return None
+    instantiated = _share_helpers(project, units)
     files: dict[str, bytes] = {}
     compile_units = []
     for index, unit in enumerate(units):
@@ -99,7 +105,7 @@ def split_units(
         files[path] = environment.get_template(UNIT_TEMPLATE).render(p=project, unit=unit).encode()
         weights = [f'{firmware}/weights/{name}{suffix}' for name in unit.arrays for suffix in ('.h', '.bin')]
         compile_units.append(CompileUnit(path, (path, *weights), tuple(layer.name for layer in unit.layers)))
-    top = _top_ports(project, units)
+    top = _top_ports(project, units, instantiated)
     rendered = environment.get_template(TOP_TEMPLATE).render(p=project, units=units, **top)
     files[f'{firmware}/{project.project_name}.cpp'] = rendered.encode()
     return files, compile_units
@@ -187,12 +193,47 @@ def _declarations(project: ProjectContext, unit: UnitContext, structs: dict[str,
     unit.headers = kernel_headers(unit.structs, project.io_type)
 
 
-def _top_ports(project: ProjectContext, units: list[UnitContext]) -> dict:
-    """The tensors the top declares (passed between units) and the typedefs the top needs."""
+def _share_helpers(project: ProjectContext, units: list[UnitContext]) -> list[tuple[str, str]]:
+    """The out-of-line helpers of nnet_helpers.h made once per value type, `trace_values` and `load_constants`:
+    each unit would compile those of its types again (they were a third of a CNN unit's g++ time). Sets each
+    unit's `shared` helpers and returns them as (helper, type name) for the top to instantiate: the helpers
+    of the model's most common type (by spelling: two typedef names may be one type), counted
+    over all its typedefs. Not the types two units happen to share: one layer's new precision then leaves
+    the other units' files, and their cached objects, as they were."""
+    spellings = dict(project.typedefs)
+    counts: dict[str, int] = {}
+    for spelling in spellings.values():
+        counts[spelling] = counts.get(spelling, 0) + 1
+    common = max(sorted(counts), key=lambda spelling: counts[spelling], default=None)
+    if common is None or counts[common] < 2:
+        return []
+    by_name = {array.name: array for array in project.arrays}
+    traced = {port.layer: port for port in project.traces}
+    instantiated: dict[str, tuple[str, str]] = {}
+    for unit in units:
+        uses = [('load_constants', by_name[name].type_name) for name in unit.arrays]
+        uses += [('trace_values', traced[layer.name].type_name) for layer in unit.layers if layer.name in traced]
+        shared = {helper: (helper, name) for helper, name in sorted(uses) if spellings.get(name, name) == common}
+        unit.shared = sorted(shared.values())
+        for helper, use in shared.items():
+            instantiated.setdefault(helper, use)
+    return [instantiated[helper] for helper in sorted(instantiated)]
+
+
+def _top_ports(project: ProjectContext, units: list[UnitContext], instantiated: list[tuple[str, str]]) -> dict:
+    """The tensors the top declares (passed between units), the typedefs the top needs and the shared
+    helpers it instantiates."""
     local_names = {port.name for unit in units for port in unit.locals}
     crossing = [port for port in project.intermediates if port.name not in local_names]
     names: set[str] = set()
     for port in [*project.inputs, *project.outputs, *crossing]:
         names |= _identifiers(f'{port.type_name} {port.element}')
+    pending = {name for _, name in instantiated}
+    typedefs_by_name = dict(project.typedefs)
+    while pending:  # a typedef may name others
+        name = pending.pop()
+        if name not in names:
+            names.add(name)
+            pending |= _identifiers(typedefs_by_name.get(name, ''))
     typedefs = [(name, spelling) for name, spelling in project.typedefs if name in names]
-    return {'crossing': crossing, 'top_typedefs': typedefs}
+    return {'crossing': crossing, 'top_typedefs': typedefs, 'instantiated': instantiated}

@@ -15,6 +15,9 @@ that only add (all but GRU's reset_after recurrent bias) into 'bias' and give ze
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from hls4ml.model.fixed import FixedArray, quantize
@@ -22,9 +25,20 @@ from hls4ml.model.ir import Graph, Layer
 from hls4ml.model.kinds.record import COMMON_KEYS, KindRecord, Reference
 from hls4ml.model.pass_context import PassContext
 from hls4ml.model.precision_rules import fit_weights, input_fixed, is_auto, magnitude, quantized_weights, sum_type
-from hls4ml.model.reference import recurrent as reference
 from hls4ml.model.tables import TableSpec, activation_table
 from hls4ml.model.types import FixedPrecisionType
+
+if TYPE_CHECKING:
+    from hls4ml.model.reference import recurrent as reference
+
+
+def _kernels() -> ModuleType:
+    """The recurrent reference kernels, imported when a recurrent layer is first checked, run or lowered, not
+    with every model's conversion (docs/performance.md, "Conversion loads only what it uses")."""
+    from hls4ml.model.reference import recurrent
+
+    return recurrent
+
 
 # the gate functions: the first three read a bounded table (nnet_table.h), the last two are exact
 RECURRENT_FUNCTIONS = ('tanh', 'sigmoid', 'softsign', 'relu', 'linear')
@@ -141,7 +155,7 @@ def gate_functions(layer: Layer) -> dict[str, reference.GateFunction]:
     for prefix, function in functions.items():
         spec = tables.get(prefix)
         value_type = spec.table_type if spec else _fixed(layer.types['cell' if prefix == 'cell_' else 'accum'])
-        gates[prefix] = reference.GateFunction(function, value_type, spec)
+        gates[prefix] = _kernels().GateFunction(function, value_type, spec)
     return gates
 
 
@@ -155,18 +169,18 @@ def _inputs(
     columns = gate_count(layer) * layer.attributes['n_out']
     types = layer.types
     recurrent = quantize(recurrent_weight_values(layer), types['recurrent_weight'], family)
-    weights = reference.RecurrentWeights(
+    weights = _kernels().RecurrentWeights(
         _rows(quantize(layer.weights['weight'], types['weight'], family), columns),
         _rows(recurrent, columns),
         quantize(layer.weights['bias'], types['bias'], family),
         quantize(layer.weights['recurrent_bias'], types['recurrent_bias'], family),
     )
     state = _fixed(types['state'])
-    kinds = reference.RecurrentTypes(
+    kinds = _kernels().RecurrentTypes(
         _fixed(types['accum']), state, _fixed(types.get('cell', state)), _fixed(types['result'])
     )
     attributes = layer.attributes
-    sequence = reference.Sequence(
+    sequence = _kernels().Sequence(
         attributes['n_timesteps'],
         attributes['n_features'],
         bool(attributes['return_sequences']),
@@ -214,7 +228,7 @@ class Recurrent:
     @staticmethod
     def _simple_rnn_reference(layer: Layer, inputs: list[FixedArray], graph: Graph, family: str) -> FixedArray:
         weights, types, sequence = _inputs(layer, family, inputs)
-        return reference.simple_rnn(inputs[0], weights, gate_functions(layer)['act_'], types, sequence)
+        return _kernels().simple_rnn(inputs[0], weights, gate_functions(layer)['act_'], types, sequence)
 
     SIMPLE_RNN = recurrent_record('SimpleRNN', _simple_rnn_reference, SIMPLE_TYPES, {'activation': RECURRENT_FUNCTIONS})
 
@@ -225,7 +239,7 @@ class Recurrent:
         weights, types, sequence = _inputs(layer, family, inputs)
         gates = gate_functions(layer)
         functions = (gates['act_'], gates['rec_'], gates['cell_'])
-        return reference.lstm(inputs[0], weights, functions, types, sequence)
+        return _kernels().lstm(inputs[0], weights, functions, types, sequence)
 
     LSTM = recurrent_record('LSTM', _lstm_reference, LSTM_TYPES, GATED_CHOICES)
 
@@ -236,6 +250,6 @@ class Recurrent:
         weights, types, sequence = _inputs(layer, family, inputs)
         gates = gate_functions(layer)
         reset_after = bool(layer.attributes['reset_after'])
-        return reference.gru(inputs[0], weights, (gates['act_'], gates['rec_']), types, sequence, reset_after)
+        return _kernels().gru(inputs[0], weights, (gates['act_'], gates['rec_']), types, sequence, reset_after)
 
     GRU = recurrent_record('GRU', _gru_reference, GATED_TYPES, GATED_CHOICES)

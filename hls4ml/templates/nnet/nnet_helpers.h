@@ -71,21 +71,40 @@ inline trace_buffer trace_row(void *base, bool single, long offset) {
     return {static_cast<double *>(base) + offset, false};
 }
 
-// The copies of the trace hooks are out of line: inlined behind the null check at every traced layer they
-// were a tenth of a model's compile, and they only run when tracing. One copy per value or element type
-// and float type (the count is an argument): the layers of a model share a few types. Floats are the
-// doubles narrowed, as numpy narrows them: exact below 25 bits, rounded once otherwise.
-// The io_parallel copy:
-template <class Float, class T> __attribute__((noinline)) void trace_copy(const T *data, Float *buffer, unsigned n) {
-    for (unsigned i = 0; i < n; i++)
-        buffer[i] = static_cast<Float>(data[i].to_double());
+// The copy of the trace hooks: the `n` values of type T from `bytes` on (one after the other, as in an
+// array of T or a run of stream elements nnet::array<T, N>) into the buffer, as doubles narrowed to the
+// buffer's type (floats as numpy narrows: exact below 25 bits, rounded once otherwise). The buffer
+// never overlaps the values (__restrict: without it the stores could change the bytes read, and g++
+// would not vectorise). One copy per value type, for both IO types and float types: inlined, or one per
+// element type, the copies were a third of a CNN's compile units, and they run only when tracing. A
+// split build compiles the copy of the model's common type once (hls4ml/writer/csim_units.py).
+template <class T> __attribute__((noinline)) void trace_values(const unsigned char *bytes, unsigned n, trace_buffer buffer) {
+    if (buffer.single) {
+        float *__restrict row = static_cast<float *>(buffer.values);
+        for (unsigned i = 0; i < n; i++)
+            row[i] = static_cast<float>(reinterpret_cast<const T *>(bytes + i * sizeof(T))->to_double());
+    } else {
+        double *__restrict row = static_cast<double *>(buffer.values);
+        for (unsigned i = 0; i < n; i++)
+            row[i] = reinterpret_cast<const T *>(bytes + i * sizeof(T))->to_double();
+    }
 }
+
+// The trace buffer `offset` values further on.
+inline trace_buffer trace_after(const trace_buffer &buffer, long offset) {
+    return trace_row(buffer.values, buffer.single, offset);
+}
+
+// std::size_t, without a standard header.
+typedef decltype(sizeof(0)) trace_count;
 
 // Whether the stream model shows its waiting elements without reading them (our C-simulation model).
 // Without <type_traits>: the standard headers' own pragmas would show in every kernel header's expansion.
 template <bool> struct peek_tag {};
 template <class S> class has_peek {
-    template <class U> static constexpr bool test(decltype(void(static_cast<const U *>(nullptr)->peek(0)), 0)) {
+    static trace_count &run(); // never defined: named only where nothing is evaluated
+    template <class U>
+    static constexpr bool test(decltype(void(static_cast<const U *>(nullptr)->peek_run(0, run())), 0)) {
         return true;
     }
     template <class U> static constexpr bool test(...) { return false; }
@@ -94,61 +113,48 @@ template <class S> class has_peek {
     static constexpr bool value = test<S>(0);
 };
 
-// One stream element's values into `row`, converted into a local array first and then copied: so g++ -O2
-// vectorises the conversion (about five times faster than converting into `row` one value at a time).
-template <class Float, class T> inline void trace_element(const T &element, Float *row) {
-    Float values[T::size];
-    for (unsigned j = 0; j < T::size; j++)
-        values[j] = static_cast<Float>(element[j].to_double());
-    for (unsigned j = 0; j < T::size; j++)
-        row[j] = values[j];
+// The io_stream copy: the n_elements waiting in `fifo`, looked at in place in runs of consecutive
+// elements where the stream model allows it, else read and written back one at a time (the next layer
+// reads them all the same).
+template <class T> void trace_waiting(stream<T> &fifo, const trace_buffer &buffer, unsigned n_elements, peek_tag<true>) {
+    typedef typename T::value_type value_type;
+    static_assert(sizeof(T) == T::size * sizeof(value_type), "a stream element is its values, one after the other");
+    if (fifo.size() < n_elements) { // an element missing: the read from the emptied stream reports the deadlock
+        while (!fifo.empty())
+            fifo.read();
+        fifo.read();
+        return;
+    }
+    trace_count run = 0;
+    for (trace_count e = 0; e < n_elements; e += run) {
+        const T *elements = fifo.peek_run(e, run);
+        if (run > n_elements - e)
+            run = n_elements - e;
+        trace_values<value_type>(reinterpret_cast<const unsigned char *>(elements), unsigned(run * T::size),
+                                 trace_after(buffer, long(e * T::size)));
+    }
 }
 
-// The io_stream copy: the n_elements waiting in `fifo`, looked at in place where the stream model allows
-// it, else read and written back (the next layer reads them all the same). Out of line, not cold: the
-// size-optimised loop of a cold function called the stream's read and write out of line.
-template <class Float, class T>
-void trace_waiting(const stream<T> &fifo, Float *buffer, unsigned n_elements, peek_tag<true>) {
-    for (unsigned e = 0; e < n_elements; e++)
-        trace_element<Float, T>(fifo.peek(e), buffer + e * T::size);
-}
-
-template <class Float, class T>
-void trace_waiting(stream<T> &fifo, Float *buffer, unsigned n_elements, peek_tag<false>) {
+template <class T> void trace_waiting(stream<T> &fifo, const trace_buffer &buffer, unsigned n_elements, peek_tag<false>) {
     for (unsigned e = 0; e < n_elements; e++) {
         const T element = fifo.read();
-        trace_element<Float, T>(element, buffer + e * T::size);
+        trace_values<typename T::value_type>(reinterpret_cast<const unsigned char *>(&element[0]), T::size,
+                                             trace_after(buffer, long(e * T::size)));
         fifo.write(element);
     }
 }
 
-template <class Float, class T>
-__attribute__((noinline)) void trace_stream_copy(stream<T> &fifo, Float *buffer, unsigned n_elements) {
-    if (fifo.size() < n_elements) // a missing element: the read reports the deadlock
-        trace_waiting<Float, T>(fifo, buffer, n_elements, peek_tag<false>());
-    else
-        trace_waiting<Float, T>(fifo, buffer, n_elements, peek_tag<has_peek<stream<T>>::value>());
-}
-
 // The io_parallel trace hook: copies a layer output into `buffer` when tracing.
 template <class T, unsigned N> void trace_output(const T data[N], const trace_buffer &buffer) {
-    if (buffer.values == nullptr)
-        return;
-    if (buffer.single)
-        trace_copy<float, T>(data, static_cast<float *>(buffer.values), N);
-    else
-        trace_copy<double, T>(data, static_cast<double *>(buffer.values), N);
+    if (buffer.values != nullptr)
+        trace_values<T>(reinterpret_cast<const unsigned char *>(data), N, buffer);
 }
 
 // The io_stream trace hook: copies the stream's elements into `buffer` and leaves them in the stream, so
 // the next layer still reads them (C-simulation runs the layers one after the other).
 template <class T, unsigned n_elements> void trace_stream(stream<T> &fifo, const trace_buffer &buffer) {
-    if (buffer.values == nullptr)
-        return;
-    if (buffer.single)
-        trace_stream_copy<float, T>(fifo, static_cast<float *>(buffer.values), n_elements);
-    else
-        trace_stream_copy<double, T>(fifo, static_cast<double *>(buffer.values), n_elements);
+    if (buffer.values != nullptr)
+        trace_waiting<T>(fifo, buffer, n_elements, peek_tag<has_peek<stream<T>>::value>());
 }
 
 } // namespace nnet

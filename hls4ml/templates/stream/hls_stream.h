@@ -154,7 +154,13 @@ template <class T> class ring_fifo {
     bool empty() const { return count_ == 0; }
     std::size_t size() const { return count_; }
     const T &front() const { return items_[first_]; }
-    const T &at(std::size_t index) const { return items_[(first_ + index) & (capacity_ - 1)]; }
+    // The element `index` places behind the front and how many follow it in the array before it wraps
+    // (`run`, counting it; index < size()).
+    const T *run_at(std::size_t index, std::size_t &run) const {
+        const std::size_t position = (first_ + index) & (capacity_ - 1);
+        run = count_ - index < capacity_ - position ? count_ - index : capacity_ - position;
+        return items_ + position;
+    }
     void push_back(const T &value) {
         if (count_ == capacity_)
             items_ = static_cast<T *>(ring_grow(items_, sizeof(T), capacity_, first_, count_));
@@ -228,10 +234,11 @@ template <class T> class stream {
     void read(T &value) { value = read(); }
 
 #ifdef HLS4ML_CSIM_NO_TEXT
-    // The element `index` places behind the next to be read (index < size()), left in the stream: the
+    // The element `index` places behind the next to be read (index < size()), left in the stream, and in
+    // `run` how many elements from it lie one after the other in memory (1 up to the rest): the
     // C-simulation's trace hooks copy a layer's output so, and the next layer reads it. The vendor's
     // stream has no such member; the hooks read and write back each element there.
-    const T &peek(std::size_t index) const { return fifo_.at(index); }
+    const T *peek_run(std::size_t index, std::size_t &run) const { return fifo_.run_at(index, run); }
 #endif
 
     // Non-blocking forms: false (and nothing moved) when the stream is empty / full.

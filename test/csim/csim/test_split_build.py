@@ -138,6 +138,30 @@ def test_a_changed_layer_is_rebuilt_and_equals_a_cold_single_build(change: str, 
     _assert_same(split, _run(changed, x, False, monkeypatch))
 
 
+def test_a_new_output_type_leaves_the_other_unit_and_its_shared_helpers_alone(tmp_path, monkeypatch) -> None:
+    """The units declare the trace copy and the constants' load of the model's most common type `extern
+    template` and the top compiles them once. A new result type of the last layer leaves the first unit's
+    file, and so its cached object, as it was: only the last unit and the bridge (whose output type
+    changed) compile again."""
+    keras.utils.set_random_seed(14)
+    model = keras.Sequential(
+        [keras.Input((6,)), keras.layers.Dense(8, activation='relu', name='fc1'), keras.layers.Dense(3, name='fc2')]
+    )
+    x = np.random.default_rng(3).uniform(-3, 3, (30, 6))
+    before = _convert(model, 'io_parallel', tmp_path / 'before')
+    _run(before, x, True, monkeypatch)
+    files = before._simulation.interface.sources.files
+    top = next(text for path, text in files.items() if path.endswith('firmware/myproject.cpp')).decode()
+    assert 'template void nnet::trace_values<' in top and 'template void nnet::load_constants<' in top
+    first = next(text for path, text in files.items() if path.endswith('myproject_unit0.cpp')).decode()
+    assert 'extern template void nnet::trace_values<' in first
+    objects = _objects(tmp_path)
+    changed = _convert(model, 'io_parallel', tmp_path / 'after', {'fc2': {'Precision': {'result': 'ap_fixed<12,5>'}}})
+    split = _run(changed, x, True, monkeypatch)
+    assert len(_objects(tmp_path) - objects) == 2  # the unit of fc2 and the bridge
+    _assert_same(split, _run(changed, x, False, monkeypatch))
+
+
 def test_a_failing_unit_names_its_layers(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv('HLS4ML_CSIM_SPLIT', '1')
     sources = write_project(_convert(_mlp(), 'io_parallel', tmp_path / 'prj').design).csim.sources

@@ -125,25 +125,34 @@ TRACE_PROGRAM = r"""
 #include "ap_fixed.h"
 #include "nnet_helpers.h"
 struct no_peek { int read(); };
-static_assert(!nnet::has_peek<no_peek>::value, "a stream without peek is read and written back");
+static_assert(!nnet::has_peek<no_peek>::value, "a stream without peek_run is read and written back");
 static_assert(nnet::has_peek<hls::stream<int>>::value == PEEK, "our C-simulation stream is looked at in place");
+typedef nnet::array<ap_fixed<16, 6>, 3> element;
+static element values_of(int e) {
+    element values;
+    for (unsigned j = 0; j < 3; j++)
+        values[j] = 0.25 * (3 * e + j) - 1.5;
+    return values;
+}
 int main() {
-    typedef nnet::array<ap_fixed<16, 6>, 3> element;
+    // 10 elements written and read first: the 14 traced wrap around the end of the ring's 16 places
     hls::stream<element> fifo("traced");
-    for (int e = 0; e < 5; e++) {
-        element values;
-        for (unsigned j = 0; j < 3; j++)
-            values[j] = 0.25 * (3 * e + j) - 1.5;
-        fifo.write(values);
-    }
-    float traced[15];
-    nnet::trace_stream_copy<float, element>(fifo, traced, 5);
-    for (int k = 0; k < 15; k++)
+    for (int e = 0; e < 10; e++)
+        fifo.write(values_of(100 + e));
+    for (int e = 0; e < 10; e++)
+        fifo.read();
+    for (int e = 0; e < 14; e++)
+        fifo.write(values_of(e));
+    float traced[42];
+    nnet::trace_stream<element, 14>(fifo, nnet::trace_row(traced, true, 0));
+    for (int k = 0; k < 42; k++)
         std::printf("%g ", traced[k]);
     std::printf("| %zu |", fifo.size());
     while (!fifo.empty())
         std::printf(" %g", fifo.read()[0].to_double());
     std::printf("\n");
+    std::fflush(stdout);
+    nnet::trace_stream<element, 1>(fifo, nnet::trace_row(traced, true, 0)); // empty: the read reports it
     return 0;
 }
 """
@@ -151,8 +160,9 @@ int main() {
 
 @pytest.mark.parametrize('build', ['deque', 'csim ring buffer'])
 def test_a_traced_stream_is_copied_and_left_as_it_was(build: str) -> None:
-    """trace_stream_copy looks at our C-simulation FIFO in place (peek) and reads and writes back any other
-    stream (here the deque build, as the vendors' streams): the same values and the stream unchanged."""
+    """trace_stream looks at our C-simulation FIFO in place, in the runs of elements before and after the ring
+    wraps (peek_run), and reads and writes back any other stream (here the deque build, as the vendors'
+    streams): the same values and the stream unchanged. A missing element is reported as a deadlock."""
     headers = HeaderSet('own', 'ap')
     if compiler() is None or headers.missing():
         pytest.skip(headers.missing() or 'no C++ compiler')
@@ -161,8 +171,9 @@ def test_a_traced_stream_is_copied_and_left_as_it_was(build: str) -> None:
     flags += ['-DHLS4ML_CSIM_NO_TEXT'] if ring else []
     executable = compile_source(TRACE_PROGRAM, flags, [headers.include, NNET, TEMPLATES / 'stream'], 'trace-copy')
     run = subprocess.run([str(executable)], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
+    assert run.returncode != 0
+    assert "hls::stream 'traced': read from an empty stream" in run.stderr
     traced, size, left = run.stdout.strip().split('|')
-    assert [float(v) for v in traced.split()] == [0.25 * k - 1.5 for k in range(15)]
-    assert int(size) == 5
-    assert [float(v) for v in left.split()] == [0.25 * 3 * e - 1.5 for e in range(5)]
+    assert [float(v) for v in traced.split()] == [0.25 * k - 1.5 for k in range(42)]
+    assert int(size) == 14
+    assert [float(v) for v in left.split()] == [0.25 * 3 * e - 1.5 for e in range(14)]

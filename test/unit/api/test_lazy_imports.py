@@ -1,5 +1,6 @@
 """Converting and writing a model loads only what it needs (docs/performance.md, "Conversion"): the
-C-simulation, the rarer Keras handlers, the maps and the plotting load on first use, and still resolve."""
+C-simulation, the rarer Keras handlers, the maps, the recurrent kernels, PyYAML and the plotting load on
+first use, and still resolve."""
 
 import ast
 import json
@@ -22,8 +23,10 @@ NOT_LOADED = (
     'hls4ml.converters.keras.recurrent',
     'hls4ml.converters.keras.som',
     'hls4ml.converters.som',
+    'hls4ml.model.reference.recurrent',
     'hls4ml.nn.resom_core',
     'hls4ml.utils.plotting',
+    'yaml',
 )
 
 SCRIPT = """
@@ -34,7 +37,7 @@ model = keras.Model(inputs, keras.layers.Dense(3, activation='relu')(keras.layer
 config = hls4ml.utils.config_from_keras_model(model, granularity='name')
 hls_model = hls4ml.converters.convert_from_keras_model(model, hls_config=config, output_dir=sys.argv[1])
 hls_model.write()
-print(json.dumps(sorted(name for name in sys.modules if name.startswith('hls4ml'))))
+print(json.dumps(sorted(name for name in sys.modules if name.startswith(('hls4ml', 'yaml')))))
 """
 
 

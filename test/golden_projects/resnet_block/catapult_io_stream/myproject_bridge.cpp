@@ -5,6 +5,9 @@
 #include "firmware/myproject.cpp"
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
+// The values each trace buffer takes per sample (a table and one loop: one statement per traced layer was
+// most of this file's compile time).
+static const long myproject_trace_sizes[10] = {48, 108, 48, 48, 48, 108, 48, 48, 48, 48};
 
 static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
                         bool single, long n_samples) {
@@ -13,30 +16,14 @@ static void myproject_run(const double *const *inputs, double *const *outputs, v
         ac_channel<nnet::array<layer1_result_t, 4>> in0;
         nnet::write_stream<nnet::array<layer1_result_t, 4>, 12>(source0, in0);
         ac_channel<nnet::array<layer12_result_t, 3>> out0;
-        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 48);
-        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 108);
-        myproject_trace_buffers[2] = nnet::trace_row(traces ? traces[2] : nullptr, single, sample * 48);
-        myproject_trace_buffers[3] = nnet::trace_row(traces ? traces[3] : nullptr, single, sample * 48);
-        myproject_trace_buffers[4] = nnet::trace_row(traces ? traces[4] : nullptr, single, sample * 48);
-        myproject_trace_buffers[5] = nnet::trace_row(traces ? traces[5] : nullptr, single, sample * 108);
-        myproject_trace_buffers[6] = nnet::trace_row(traces ? traces[6] : nullptr, single, sample * 48);
-        myproject_trace_buffers[7] = nnet::trace_row(traces ? traces[7] : nullptr, single, sample * 48);
-        myproject_trace_buffers[8] = nnet::trace_row(traces ? traces[8] : nullptr, single, sample * 48);
-        myproject_trace_buffers[9] = nnet::trace_row(traces ? traces[9] : nullptr, single, sample * 48);
+        for (unsigned t = 0; t < 10; t++)
+            myproject_trace_buffers[t] = nnet::trace_row(traces ? traces[t] : nullptr, single, sample * myproject_trace_sizes[t]);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 48;
         nnet::read_stream<nnet::array<layer12_result_t, 3>, 16>(out0, target0);
     }
-    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[4] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[5] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[6] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[7] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[8] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[9] = nnet::trace_row(nullptr, false, 0);
+    for (unsigned t = 0; t < 10; t++)
+        myproject_trace_buffers[t] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.

@@ -5,6 +5,9 @@
 #include "firmware/myproject.cpp"
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
+// The values each trace buffer takes per sample (a table and one loop: one statement per traced layer was
+// most of this file's compile time).
+static const long myproject_trace_sizes[2] = {8, 8};
 
 static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
                         bool single, long n_samples) {
@@ -13,14 +16,14 @@ static void myproject_run(const double *const *inputs, double *const *outputs, v
         layer1_result_t in0[4];
         nnet::convert_data<double, layer1_result_t, 4>(source0, in0);
         layer3_result_t out0[8];
-        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 8);
-        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 8);
+        for (unsigned t = 0; t < 2; t++)
+            myproject_trace_buffers[t] = nnet::trace_row(traces ? traces[t] : nullptr, single, sample * myproject_trace_sizes[t]);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 8;
         nnet::convert_data_back<layer3_result_t, double, 8>(out0, target0);
     }
-    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
+    for (unsigned t = 0; t < 2; t++)
+        myproject_trace_buffers[t] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.

@@ -5,6 +5,9 @@
 #include "firmware/myproject.cpp"
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
+// The values each trace buffer takes per sample (a table and one loop: one statement per traced layer was
+// most of this file's compile time).
+static const long myproject_trace_sizes[4] = {8, 8, 4, 4};
 
 static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
                         bool single, long n_samples) {
@@ -13,18 +16,14 @@ static void myproject_run(const double *const *inputs, double *const *outputs, v
         nnet::stream<nnet::array<layer1_result_t, 6>> in0("in0");
         nnet::write_stream<nnet::array<layer1_result_t, 6>, 1>(source0, in0);
         nnet::stream<nnet::array<layer5_result_t, 4>> out0("out0");
-        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 8);
-        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 8);
-        myproject_trace_buffers[2] = nnet::trace_row(traces ? traces[2] : nullptr, single, sample * 4);
-        myproject_trace_buffers[3] = nnet::trace_row(traces ? traces[3] : nullptr, single, sample * 4);
+        for (unsigned t = 0; t < 4; t++)
+            myproject_trace_buffers[t] = nnet::trace_row(traces ? traces[t] : nullptr, single, sample * myproject_trace_sizes[t]);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 4;
         nnet::read_stream<nnet::array<layer5_result_t, 4>, 1>(out0, target0);
     }
-    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
+    for (unsigned t = 0; t < 4; t++)
+        myproject_trace_buffers[t] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.

@@ -5,6 +5,9 @@
 #include "firmware/myproject.cpp"
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
+// The values each trace buffer takes per sample (a table and one loop: one statement per traced layer was
+// most of this file's compile time).
+static const long myproject_trace_sizes[8] = {48, 48, 48, 48, 48, 48, 48, 48};
 
 static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
                         bool single, long n_samples) {
@@ -13,26 +16,14 @@ static void myproject_run(const double *const *inputs, double *const *outputs, v
         layer1_result_t in0[48];
         nnet::convert_data<double, layer1_result_t, 48>(source0, in0);
         layer9_result_t out0[48];
-        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 48);
-        myproject_trace_buffers[1] = nnet::trace_row(traces ? traces[1] : nullptr, single, sample * 48);
-        myproject_trace_buffers[2] = nnet::trace_row(traces ? traces[2] : nullptr, single, sample * 48);
-        myproject_trace_buffers[3] = nnet::trace_row(traces ? traces[3] : nullptr, single, sample * 48);
-        myproject_trace_buffers[4] = nnet::trace_row(traces ? traces[4] : nullptr, single, sample * 48);
-        myproject_trace_buffers[5] = nnet::trace_row(traces ? traces[5] : nullptr, single, sample * 48);
-        myproject_trace_buffers[6] = nnet::trace_row(traces ? traces[6] : nullptr, single, sample * 48);
-        myproject_trace_buffers[7] = nnet::trace_row(traces ? traces[7] : nullptr, single, sample * 48);
+        for (unsigned t = 0; t < 8; t++)
+            myproject_trace_buffers[t] = nnet::trace_row(traces ? traces[t] : nullptr, single, sample * myproject_trace_sizes[t]);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 48;
         nnet::convert_data_back<layer9_result_t, double, 48>(out0, target0);
     }
-    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[1] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[2] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[3] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[4] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[5] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[6] = nnet::trace_row(nullptr, false, 0);
-    myproject_trace_buffers[7] = nnet::trace_row(nullptr, false, 0);
+    for (unsigned t = 0; t < 8; t++)
+        myproject_trace_buffers[t] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.

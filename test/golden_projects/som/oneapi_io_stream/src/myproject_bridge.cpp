@@ -5,6 +5,9 @@
 #include "firmware/myproject.cpp"
 
 #define HLS4ML_EXPORT extern "C" __attribute__((visibility("default")))
+// The values each trace buffer takes per sample (a table and one loop: one statement per traced layer was
+// most of this file's compile time).
+static const long myproject_trace_sizes[1] = {1};
 
 static void myproject_run(const double *const *inputs, double *const *outputs, void *const *traces,
                         bool single, long n_samples) {
@@ -13,12 +16,14 @@ static void myproject_run(const double *const *inputs, double *const *outputs, v
         nnet::stream<nnet::array<layer1_result_t, 5>> in0("in0");
         nnet::write_stream<nnet::array<layer1_result_t, 5>, 1>(source0, in0);
         nnet::stream<nnet::array<layer2_result_t, 1>> out0("out0");
-        myproject_trace_buffers[0] = nnet::trace_row(traces ? traces[0] : nullptr, single, sample * 1);
+        for (unsigned t = 0; t < 1; t++)
+            myproject_trace_buffers[t] = nnet::trace_row(traces ? traces[t] : nullptr, single, sample * myproject_trace_sizes[t]);
         myproject(in0, out0);
         double *target0 = outputs[0] + sample * 1;
         nnet::read_stream<nnet::array<layer2_result_t, 1>, 1>(out0, target0);
     }
-    myproject_trace_buffers[0] = nnet::trace_row(nullptr, false, 0);
+    for (unsigned t = 0; t < 1; t++)
+        myproject_trace_buffers[t] = nnet::trace_row(nullptr, false, 0);
 }
 
 // The buffer sizes this library was built for; Python checks them before the first call.
