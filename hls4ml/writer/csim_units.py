@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import jinja2
@@ -201,10 +202,8 @@ def _share_helpers(project: ProjectContext, units: list[UnitContext]) -> list[tu
     over all its typedefs. Not the types two units happen to share: one layer's new precision then leaves
     the other units' files, and their cached objects, as they were."""
     spellings = dict(project.typedefs)
-    counts: dict[str, int] = {}
-    for spelling in spellings.values():
-        counts[spelling] = counts.get(spelling, 0) + 1
-    common = max(sorted(counts), key=lambda spelling: counts[spelling], default=None)
+    counts = Counter(spellings.values())
+    common = max(sorted(counts), key=counts.__getitem__, default=None)
     if common is None or counts[common] < 2:
         return []
     by_name = {array.name: array for array in project.arrays}
@@ -228,12 +227,6 @@ def _top_ports(project: ProjectContext, units: list[UnitContext], instantiated: 
     names: set[str] = set()
     for port in [*project.inputs, *project.outputs, *crossing]:
         names |= _identifiers(f'{port.type_name} {port.element}')
-    pending = {name for _, name in instantiated}
-    typedefs_by_name = dict(project.typedefs)
-    while pending:  # a typedef may name others
-        name = pending.pop()
-        if name not in names:
-            names.add(name)
-            pending |= _identifiers(typedefs_by_name.get(name, ''))
+    names |= {name for _, name in instantiated}  # typedefs of spelled fixed-point types: they name no others
     typedefs = [(name, spelling) for name, spelling in project.typedefs if name in names]
     return {'crossing': crossing, 'top_typedefs': typedefs, 'instantiated': instantiated}
